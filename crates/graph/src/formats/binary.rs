@@ -1,0 +1,224 @@
+//! ordo's binary graph format: a memory-mappable CSR image.
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "ORDOGRF\0"
+//!      8     4  version (1), little-endian like every field
+//!     12     4  flags: bit 0 weights, bit 1 coordinates, bit 2 ids are 1-based in the source
+//!     16     8  n, the node count
+//!     24     8  m, the arc count
+//!     32     8  xxh3-64 checksum of every byte after the header
+//!     40    24  reserved, zero
+//!     64        offsets: (n + 1) x u64
+//!               targets: m x u32, zero-padded to a multiple of 8 bytes
+//!               weights: m x u32, padded likewise (if flag bit 0)
+//!               coordinates: n x (f64 x, f64 y) (if flag bit 1)
+//! ```
+//! Every section starts 8-byte aligned, so a mapped file is used in place. Loading checks the
+//! exact file size implied by n and m (a header can never cause an allocation), the checksum,
+//! and the CSR invariants, so a corrupt file is an error and never undefined behaviour.
+
+use crate::buf::Buf;
+use crate::csr::{Graph, IdBase};
+use crate::error::{GraphError, Result};
+use std::any::Any;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+pub const MAGIC: &[u8; 8] = b"ORDOGRF\0";
+pub const VERSION: u32 = 1;
+const HEADER: usize = 64;
+const FLAG_WEIGHTS: u32 = 1;
+const FLAG_COORDS: u32 = 2;
+const FLAG_ONE_BASED: u32 = 4;
+
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    n: usize,
+    m: usize,
+    offsets: usize,
+    targets: usize,
+    weights: Option<usize>,
+    coords: Option<usize>,
+    total: usize,
+}
+
+fn pad8(x: usize) -> usize {
+    x.div_ceil(8) * 8
+}
+
+fn layout(n: u64, m: u64, flags: u32) -> Option<Layout> {
+    let n = usize::try_from(n).ok()?;
+    let m = usize::try_from(m).ok()?;
+    let offsets = HEADER;
+    let targets = offsets.checked_add(n.checked_add(1)?.checked_mul(8)?)?;
+    let mut end = targets.checked_add(pad8(m.checked_mul(4)?))?;
+    let weights = if flags & FLAG_WEIGHTS != 0 {
+        let at = end;
+        end = end.checked_add(pad8(m.checked_mul(4)?))?;
+        Some(at)
+    } else {
+        None
+    };
+    let coords = if flags & FLAG_COORDS != 0 {
+        let at = end;
+        end = end.checked_add(n.checked_mul(16)?)?;
+        Some(at)
+    } else {
+        None
+    };
+    Some(Layout {
+        n,
+        m,
+        offsets,
+        targets,
+        weights,
+        coords,
+        total: end,
+    })
+}
+
+/// Loads a binary graph from a file, memory-mapping it when it is not compressed.
+pub fn load(path: &Path) -> Result<Graph> {
+    if crate::input::is_gzip(path)? {
+        let bytes = crate::input::read_input(path, None)?;
+        return from_bytes(path, bytes);
+    }
+    let file = std::fs::File::open(path).map_err(|e| GraphError::io(path, e))?;
+    // SAFETY: the map is read-only; ordo never writes to a file it has mapped. A file changed
+    // by another process while mapped is outside what any mmap-based reader can defend against.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| GraphError::io(path, e))?;
+    let owner: Arc<memmap2::Mmap> = Arc::new(map);
+    let bytes: &[u8] = &owner[..];
+    // SAFETY: `bytes` lives inside `owner`, which the returned buffers keep alive.
+    let bytes: &'static [u8] = unsafe { std::slice::from_raw_parts(bytes.as_ptr(), bytes.len()) };
+    parse(path, owner, bytes)
+}
+
+/// Parses a binary graph held in memory (for example decompressed from `.ordo.gz`).
+pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Graph> {
+    // Copy into u64-aligned storage so every section is aligned.
+    let mut words = vec![0u64; bytes.len().div_ceil(8)];
+    // SAFETY: `words` has at least `bytes.len()` bytes; u64 has no invalid bit patterns.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), words.as_mut_ptr() as *mut u8, bytes.len());
+    }
+    let len = bytes.len();
+    drop(bytes);
+    let owner: Arc<Vec<u64>> = Arc::new(words);
+    // SAFETY: the view covers `len` initialized bytes of the Vec kept alive by `owner`.
+    let view: &'static [u8] = unsafe { std::slice::from_raw_parts(owner.as_ptr() as *const u8, len) };
+    parse(path, owner, view)
+}
+
+fn read_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn read_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result<Graph> {
+    if cfg!(target_endian = "big") {
+        return Err(GraphError::in_file(path, "ordo's binary format needs a little-endian machine"));
+    }
+    let bad = |msg: String| GraphError::in_file(path, msg);
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err(bad("not an ordo binary graph (bad magic number)".into()));
+    }
+    let version = read_u32(bytes, 8);
+    if version != VERSION {
+        return Err(bad(format!(
+            "binary format version {version} is not supported (this ordo reads version {VERSION})"
+        )));
+    }
+    let flags = read_u32(bytes, 12);
+    if flags & !(FLAG_WEIGHTS | FLAG_COORDS | FLAG_ONE_BASED) != 0 {
+        return Err(bad(format!("unknown flags {flags:#x}")));
+    }
+    let (n, m) = (read_u64(bytes, 16), read_u64(bytes, 24));
+    if n >= u32::MAX as u64 {
+        return Err(bad(format!("{n} nodes exceed ordo's 32-bit node ids")));
+    }
+    let lay = layout(n, m, flags)
+        .ok_or_else(|| bad(format!("header sizes n={n}, m={m} overflow")))?;
+    if lay.total != bytes.len() {
+        return Err(bad(format!(
+            "the header (n={n}, m={m}) implies {} bytes but the file has {} (truncated or corrupt)",
+            lay.total,
+            bytes.len()
+        )));
+    }
+    let stored = read_u64(bytes, 32);
+    let actual = xxhash_rust::xxh3::xxh3_64(&bytes[HEADER..]);
+    if stored != actual {
+        return Err(bad(format!(
+            "checksum mismatch (stored {stored:#018x}, computed {actual:#018x}): the file is corrupt"
+        )));
+    }
+    // SAFETY (all four views): `layout` placed each section 8-byte aligned inside `bytes`,
+    // whose size was just checked, and `owner` keeps the memory alive.
+    let offsets: Buf<u64> = unsafe { Buf::from_owner(owner.clone(), bytes, lay.offsets, lay.n + 1) };
+    let targets: Buf<u32> = unsafe { Buf::from_owner(owner.clone(), bytes, lay.targets, lay.m) };
+    let weights: Option<Buf<u32>> = lay
+        .weights
+        .map(|at| unsafe { Buf::from_owner(owner.clone(), bytes, at, lay.m) });
+    let coords: Option<Buf<f64>> = lay
+        .coords
+        .map(|at| unsafe { Buf::from_owner(owner.clone(), bytes, at, 2 * lay.n) });
+    let base = if flags & FLAG_ONE_BASED != 0 {
+        IdBase::One
+    } else {
+        IdBase::Zero
+    };
+    let mut g = Graph::from_csr(offsets, targets, weights, base)
+        .map_err(|e| bad(format!("invalid CSR: {e}")))?;
+    if let Some(c) = coords {
+        g.set_coords_buf(c);
+    }
+    Ok(g)
+}
+
+/// Writes `g` in the binary format.
+pub fn write(g: &Graph, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut flags = 0;
+    if g.is_weighted() {
+        flags |= FLAG_WEIGHTS;
+    }
+    if g.coords().is_some() {
+        flags |= FLAG_COORDS;
+    }
+    if g.id_base() == IdBase::One {
+        flags |= FLAG_ONE_BASED;
+    }
+    let mut body: Vec<u8> = Vec::new();
+    for &o in g.offsets() {
+        body.extend_from_slice(&o.to_le_bytes());
+    }
+    let section_u32 = |body: &mut Vec<u8>, xs: &[u32]| {
+        for &x in xs {
+            body.extend_from_slice(&x.to_le_bytes());
+        }
+        body.resize(pad8(body.len()), 0);
+    };
+    section_u32(&mut body, g.targets());
+    if let Some(w) = g.weights() {
+        section_u32(&mut body, w);
+    }
+    if let Some(c) = g.coords() {
+        for &x in c.xy.iter() {
+            body.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(MAGIC);
+    header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    header[12..16].copy_from_slice(&flags.to_le_bytes());
+    header[16..24].copy_from_slice(&(g.num_nodes() as u64).to_le_bytes());
+    header[24..32].copy_from_slice(&(g.num_edges() as u64).to_le_bytes());
+    header[32..40].copy_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
+    out.write_all(&header)?;
+    out.write_all(&body)
+}

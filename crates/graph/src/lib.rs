@@ -1,0 +1,34 @@
+//! ordo-graph: compressed-sparse-row graphs, their file formats and generators.
+//!
+//! Node ids are `u32` and 0-based inside; [`Graph::file_id`] and [`Graph::node_from_file_id`]
+//! translate to the numbering of the input file (1-based for DIMACS, METIS and Matrix Market,
+//! as written for edge lists). Every reader reports malformed input with the file and line and
+//! never allocates more than the input's real size can justify.
+//!
+//! ```
+//! use ordo_graph::{gen, BuildOptions};
+//! let g = gen::road_grid(10, 10, 7, &BuildOptions::default()).unwrap();
+//! assert_eq!(g.num_nodes(), 100);
+//! assert!(g.out_edges(0).all(|(_, w)| w >= 1));
+//! ```
+
+mod buf;
+mod builder;
+mod csr;
+mod error;
+pub mod formats;
+pub mod gen;
+mod input;
+mod load;
+mod text;
+mod weights;
+mod write;
+
+pub use buf::Buf;
+pub use builder::{BuildOptions, EdgeList};
+pub use csr::{Coords, Graph, IdBase, Transpose};
+pub use error::{GraphError, Location, Result};
+pub use input::{node_limit, read_input, Format, Progress};
+pub use load::{load_coords, load_graph, LoadOptions, Loaded};
+pub use weights::{mix64, WeightSpec};
+pub use write::write_graph;
