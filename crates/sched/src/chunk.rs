@@ -1,0 +1,95 @@
+//! A chunk: a fixed-capacity buffer of tasks, the unit in which obim-style bags move work
+//! between threads (seed 002 §3.1), and a per-thread pool that recycles chunks so the hot path
+//! does not call the allocator.
+
+/// Up to `capacity` tasks. Pushed at the back; popped from the front (FIFO) or back (LIFO).
+#[derive(Debug)]
+pub struct Chunk<T> {
+    items: Vec<T>,
+    head: usize,
+}
+
+impl<T: Copy> Chunk<T> {
+    pub fn with_capacity(capacity: usize) -> Self {
+        Chunk {
+            items: Vec::with_capacity(capacity),
+            head: 0,
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.items.len() - self.head
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.head == self.items.len()
+    }
+
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.items.len() == self.items.capacity()
+    }
+
+    /// Appends a task; the caller checks `is_full` first.
+    #[inline]
+    pub fn push(&mut self, task: T) {
+        debug_assert!(!self.is_full());
+        self.items.push(task);
+    }
+
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<T> {
+        let t = *self.items.get(self.head)?;
+        self.head += 1;
+        Some(t)
+    }
+
+    #[inline]
+    pub fn pop_back(&mut self) -> Option<T> {
+        if self.is_empty() {
+            return None;
+        }
+        self.items.pop()
+    }
+
+    fn reset(&mut self) {
+        self.items.clear();
+        self.head = 0;
+    }
+}
+
+/// A worker's stash of empty chunks.
+#[derive(Debug)]
+pub struct ChunkPool<T> {
+    free: Vec<Box<Chunk<T>>>,
+    capacity: usize,
+}
+
+/// Empty chunks kept per worker; beyond this they go back to the allocator.
+const POOL_LIMIT: usize = 64;
+
+impl<T: Copy> ChunkPool<T> {
+    pub fn new(chunk_capacity: usize) -> Self {
+        ChunkPool {
+            free: Vec::new(),
+            capacity: chunk_capacity.max(1),
+        }
+    }
+
+    #[inline]
+    pub fn get(&mut self) -> Box<Chunk<T>> {
+        self.free
+            .pop()
+            .unwrap_or_else(|| Box::new(Chunk::with_capacity(self.capacity)))
+    }
+
+    #[inline]
+    pub fn put(&mut self, mut chunk: Box<Chunk<T>>) {
+        if self.free.len() < POOL_LIMIT {
+            chunk.reset();
+            self.free.push(chunk);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! The scheduler contract every ordo scheduler implements (DESIGN.md, "The scheduler contract").
+//!
+//! * A task is a small `Copy` value; a priority is a `u64`, smaller runs earlier.
+//! * A scheduler is shared by all workers; each worker takes its own [`Handle`] with
+//!   [`Scheduler::handle`] and pushes and pops through it.
+//! * [`Handle::pop`] returning `None` means "nothing visible to me now", not termination:
+//!   termination is the executor's business.
+//! * [`Handle::flush`] makes tasks the handle buffers privately visible to other workers.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// What a task must be: a small value copied in and out of the scheduler.
+pub trait Task: Copy + Send + Sync + 'static {}
+impl<T: Copy + Send + Sync + 'static> Task for T {}
+
+/// A concurrent priority scheduler shared by `workers()` workers.
+pub trait Scheduler<T: Task>: Sync {
+    /// One worker's access to the scheduler.
+    type Handle<'s>: Handle<T>
+    where
+        Self: 's;
+
+    /// The handle of `worker` (`0..workers()`). Each worker takes exactly one handle at a time;
+    /// asking twice for the same worker's handle panics.
+    fn handle(&self, worker: usize) -> Self::Handle<'_>;
+
+    /// The number of workers this scheduler was built for.
+    fn workers(&self) -> usize;
+
+    /// The scheduler's own counters, merged from all handles dropped so far.
+    fn counters(&self) -> Counters {
+        Counters::default()
+    }
+}
+
+/// A worker's view of a scheduler.
+pub trait Handle<T> {
+    fn push(&mut self, task: T, priority: u64);
+    fn pop(&mut self) -> Option<T>;
+    fn flush(&mut self) {}
+}
+
+/// Named counters a scheduler reports (e.g. obim's bags created, remote chunk steals).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counters(pub BTreeMap<&'static str, u64>);
+
+impl Counters {
+    pub fn add(&mut self, name: &'static str, value: u64) {
+        *self.0.entry(name).or_insert(0) += value;
+    }
+
+    pub fn get(&self, name: &str) -> u64 {
+        self.0.get(name).copied().unwrap_or(0)
+    }
+}
+
+/// Where handles deposit their counters when they are dropped.
+#[derive(Debug, Default)]
+pub struct CounterSink(Mutex<Counters>);
+
+impl CounterSink {
+    pub fn merge(&self, items: &[(&'static str, u64)]) {
+        let mut c = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for &(k, v) in items {
+            c.add(k, v);
+        }
+    }
+
+    pub fn snapshot(&self) -> Counters {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Hands out each worker's handle at most once at a time.
+#[derive(Debug)]
+pub struct HandleClaims(Box<[std::sync::atomic::AtomicBool]>);
+
+impl HandleClaims {
+    pub fn new(workers: usize) -> Self {
+        HandleClaims((0..workers).map(|_| Default::default()).collect())
+    }
+
+    /// Claims `worker`'s handle; panics if it is out of range or already taken, because two
+    /// handles for one worker would share state that only one thread may touch.
+    pub fn claim(&self, worker: usize) {
+        use std::sync::atomic::Ordering;
+        let slot = self.0.get(worker).unwrap_or_else(|| {
+            panic!("worker {worker} out of range: scheduler built for {} workers", self.0.len())
+        });
+        assert!(
+            !slot.swap(true, Ordering::Acquire),
+            "the handle of worker {worker} is already taken"
+        );
+    }
+
+    pub fn release(&self, worker: usize) {
+        self.0[worker].store(false, std::sync::atomic::Ordering::Release);
+    }
+}

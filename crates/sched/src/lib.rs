@@ -1,0 +1,37 @@
+//! ordo-sched: the concurrent priority schedulers of ordo, generic over the task type and
+//! independent of graphs.
+//!
+//! Which one to pick:
+//! * `obim` (default): many tasks per priority level or a shift `delta` that makes it so
+//!   (SSSP on roads with delta 10-14, BFS). The scheduler of seed 002.
+//! * `serial`: one thread, exact priority order; the reference and the COST baseline.
+//! * `fifo` / `lifo`: priorities do not matter (or to measure how much they do).
+//!
+//! ```
+//! use ordo_sched::{Handle, Scheduler, SchedulerConfig, Topology, obim::{Obim, ObimConfig}};
+//! let obim: Obim<u32> = Obim::new(&ObimConfig::default(), 1, &Topology::synthetic(1, 1));
+//! let mut h = obim.handle(0);
+//! h.push(7, 30);
+//! h.push(8, 10);
+//! assert_eq!(h.pop(), Some(8));
+//! assert_eq!(h.pop(), Some(7));
+//! assert_eq!(h.pop(), None);
+//! ```
+
+pub mod bag;
+pub mod chunk;
+pub mod chunk_list;
+mod contract;
+pub mod dary_heap;
+pub mod obim;
+mod params;
+mod registry;
+pub mod serial;
+mod sync;
+pub mod topology;
+pub mod unordered;
+
+pub use contract::{CounterSink, Counters, Handle, HandleClaims, Scheduler, Task};
+pub use params::{Config, ConfigError, ParamInfo};
+pub use registry::{catalogue, names, parse_param, SchedulerConfig, SchedulerInfo, SchedulerVisitor};
+pub use topology::{Topology, WorkerLayout};

@@ -1,0 +1,407 @@
+//! `obim`, Ordered By Integer Metric (seed 002 §3; Galois `worklists/Obim.h`).
+//!
+//! * **Bags**: one distributed [`Bag`] per priority level (`priority >> delta`), made of
+//!   per-worker chunks of `chunk` tasks and per-package chunk lists with one hunter per package
+//!   (see `bag.rs`).
+//! * **Priority map**: a global append-only [`GlobalLog`] of (level, bag) with a version number,
+//!   and in each worker a sorted vector mirroring it, synchronized lazily: only when a push
+//!   finds no bag for its level or a pop has run out of work (README.md beside this file).
+//! * **Current level**: a worker pops from its current bag until the bag is empty; a push of
+//!   an earlier level makes that level current at once.
+//! * **Back-scan prevention**: every worker publishes the level it works on. A worker whose bag
+//!   ran dry starts its scan at the earliest level published in its package, and a package
+//!   leader also looks at the other packages' leaders, instead of scanning from the lowest
+//!   level ever created. If that scan finds nothing the worker scans the rest, so no task is
+//!   ever stranded below everyone's estimate.
+//!
+//! Variants (seed 002 Table 2): `dmb` (distributed bags, back-scan prevention; the default and
+//! the real obim), `dmn` (no back-scan prevention), `cmb` and `cmn` (one centralized chunk list
+//! per bag instead of one per package).
+
+pub mod global_log;
+
+use crate::bag::{Bag, BagShared, BagWorker, Order};
+use crate::contract::{CounterSink, Counters, Handle, HandleClaims, Scheduler, Task};
+use crate::params::{parse_bool, parse_in, Config, ConfigError, ParamInfo};
+use crate::topology::{Topology, WorkerLayout};
+use crossbeam_utils::CachePadded;
+use global_log::GlobalLog;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where a bag keeps its chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BagKind {
+    /// One chunk list per package (obim).
+    Distributed,
+    /// One chunk list shared by all workers.
+    Centralized,
+}
+
+#[derive(Debug, Clone)]
+pub struct ObimConfig {
+    /// Tasks per chunk (seed 002: 8-64; seed 000 tuned 64).
+    pub chunk: usize,
+    /// Priorities are shifted right by `delta` bits: one bag per 2^delta priorities.
+    pub delta: u32,
+    pub bags: BagKind,
+    pub backscan_prevention: bool,
+}
+
+impl Default for ObimConfig {
+    fn default() -> Self {
+        ObimConfig {
+            chunk: 64,
+            delta: 0,
+            bags: BagKind::Distributed,
+            backscan_prevention: true,
+        }
+    }
+}
+
+impl ObimConfig {
+    /// The seed 002 variant name of this configuration.
+    pub fn variant(&self) -> &'static str {
+        match (self.bags, self.backscan_prevention) {
+            (BagKind::Centralized, false) => "cmn",
+            (BagKind::Centralized, true) => "cmb",
+            (BagKind::Distributed, false) => "dmn",
+            (BagKind::Distributed, true) => "dmb",
+        }
+    }
+}
+
+impl Config for ObimConfig {
+    const NAME: &'static str = "obim";
+    const SUMMARY: &'static str =
+        "ordered by integer metric: per-priority distributed chunked bags + lazily synced map (seed 002)";
+
+    fn describe(&self) -> Vec<ParamInfo> {
+        vec![
+            ParamInfo {
+                key: "chunk",
+                default: self.chunk.to_string(),
+                doc: "tasks per chunk",
+            },
+            ParamInfo {
+                key: "delta",
+                default: self.delta.to_string(),
+                doc: "priority shift: one bag per 2^delta priorities",
+            },
+            ParamInfo {
+                key: "variant",
+                default: self.variant().to_string(),
+                doc: "dmb (obim), dmn (no back-scan prevention), cmb/cmn (centralized bags)",
+            },
+            ParamInfo {
+                key: "backscan",
+                default: self.backscan_prevention.to_string(),
+                doc: "back-scan prevention on/off (same as the variant's last letter)",
+            },
+        ]
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        match key {
+            "chunk" => self.chunk = parse_in::<Self>(key, value, 1..=1 << 16)? as usize,
+            "delta" => self.delta = parse_in::<Self>(key, value, 0..=63)? as u32,
+            "backscan" => self.backscan_prevention = parse_bool::<Self>(key, value)?,
+            "variant" => {
+                let (bags, bsp) = match value {
+                    "dmb" => (BagKind::Distributed, true),
+                    "dmn" => (BagKind::Distributed, false),
+                    "cmb" => (BagKind::Centralized, true),
+                    "cmn" => (BagKind::Centralized, false),
+                    _ => return Err(Self::bad_value(key, value, "expected dmb, dmn, cmb or cmn")),
+                };
+                self.bags = bags;
+                self.backscan_prevention = bsp;
+            }
+            _ => return Err(Self::unknown_param(key)),
+        }
+        Ok(())
+    }
+}
+
+/// A published level meaning "this worker has no current level".
+const IDLE: u64 = u64::MAX;
+
+pub struct Obim<T> {
+    cfg: ObimConfig,
+    layout: WorkerLayout,
+    bag_lists: usize,
+    shared: BagShared,
+    log: GlobalLog<(u64, *const Bag<T>)>,
+    /// The level each worker works on (back-scan prevention), `IDLE` if none.
+    scan_start: Box<[CachePadded<AtomicU64>]>,
+    claims: HandleClaims,
+    sink: CounterSink,
+}
+
+// SAFETY: the raw bag pointers in the log point at bags owned by the log (freed in `Drop`),
+// which are themselves `Sync`; everything else is synchronized.
+unsafe impl<T: Send> Sync for Obim<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Send for Obim<T> {}
+
+impl<T: Task> Obim<T> {
+    pub fn new(cfg: &ObimConfig, workers: usize, topo: &Topology) -> Self {
+        let layout = match cfg.bags {
+            BagKind::Distributed => topo.layout(workers),
+            BagKind::Centralized => WorkerLayout::single(workers),
+        };
+        let bag_lists = layout.packages();
+        Obim {
+            cfg: cfg.clone(),
+            bag_lists,
+            shared: BagShared::new(Order::Fifo, bag_lists),
+            log: GlobalLog::new(),
+            scan_start: (0..workers)
+                .map(|_| CachePadded::new(AtomicU64::new(IDLE)))
+                .collect(),
+            claims: HandleClaims::new(workers),
+            sink: CounterSink::default(),
+            layout,
+        }
+    }
+}
+
+impl<T> Drop for Obim<T> {
+    fn drop(&mut self) {
+        for i in 0..self.log.version() {
+            let (_, bag) = self.log.get(i);
+            // SAFETY: every bag was created by `Box::into_raw` in `create_bag`, appears once in
+            // the log, and no handle outlives the scheduler.
+            drop(unsafe { Box::from_raw(bag as *mut Bag<T>) });
+        }
+    }
+}
+
+pub struct ObimHandle<'s, T: Copy> {
+    s: &'s Obim<T>,
+    w: BagWorker<T>,
+    /// Sorted mirror of the global log: (level, bag).
+    local: Vec<(u64, *const Bag<T>)>,
+    /// Log entries already merged into `local`.
+    synced: usize,
+    /// The level and bag pops come from.
+    cur: Option<(u64, *const Bag<T>)>,
+    /// The bag of the last push (a one-entry cache in front of the local map).
+    last_push: Option<(u64, *const Bag<T>)>,
+    /// What this worker last published in `scan_start`.
+    published: u64,
+    stats: ObimStats,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct ObimStats {
+    slow_pops: u64,
+    bags_scanned: u64,
+    bags_created: u64,
+    map_syncs: u64,
+    fallback_scans: u64,
+}
+
+impl<T: Task> Scheduler<T> for Obim<T> {
+    type Handle<'s> = ObimHandle<'s, T>;
+
+    fn handle(&self, worker: usize) -> ObimHandle<'_, T> {
+        self.claims.claim(worker);
+        let p = self.layout.package_of[worker];
+        ObimHandle {
+            s: self,
+            w: BagWorker::new(worker, p, self.layout.members[p].len(), self.cfg.chunk),
+            local: Vec::new(),
+            synced: 0,
+            cur: None,
+            last_push: None,
+            published: IDLE,
+            stats: ObimStats::default(),
+        }
+    }
+
+    fn workers(&self) -> usize {
+        self.layout.workers()
+    }
+
+    fn counters(&self) -> Counters {
+        self.sink.snapshot()
+    }
+}
+
+impl<'s, T: Task> ObimHandle<'s, T> {
+    #[inline(always)]
+    fn bag(&self, p: *const Bag<T>) -> &'s Bag<T> {
+        // SAFETY: bag pointers come from the log, whose bags live as long as the scheduler,
+        // which outlives this handle.
+        unsafe { &*p }
+    }
+
+    /// Merges log entries published since the last sync into the local map.
+    fn sync_local(&mut self) {
+        let v = self.s.log.version();
+        if v == self.synced {
+            return;
+        }
+        self.stats.map_syncs += 1;
+        for i in self.synced..v {
+            let e = self.s.log.get(i);
+            let at = self.local.partition_point(|x| x.0 < e.0);
+            self.local.insert(at, e);
+        }
+        self.synced = v;
+    }
+
+    #[inline]
+    fn find_local(&self, level: u64) -> Option<*const Bag<T>> {
+        let i = self.local.partition_point(|x| x.0 < level);
+        self.local.get(i).filter(|e| e.0 == level).map(|e| e.1)
+    }
+
+    #[cold]
+    fn find_or_create(&mut self, level: u64) -> *const Bag<T> {
+        if let Some(b) = self.find_local(level) {
+            return b;
+        }
+        self.sync_local();
+        if let Some(b) = self.find_local(level) {
+            return b;
+        }
+        let mut guard = self.s.log.lock();
+        // Another worker may have created it since our sync; the lock orders us after it.
+        self.sync_local();
+        if let Some(b) = self.find_local(level) {
+            return b;
+        }
+        let bag = Box::into_raw(Box::new(Bag::<T>::new(self.s.workers(), self.s.bag_lists)));
+        guard.push((level, bag as *const Bag<T>));
+        drop(guard);
+        self.stats.bags_created += 1;
+        self.sync_local();
+        bag
+    }
+
+    #[inline]
+    fn publish(&mut self, level: u64) {
+        if self.published != level {
+            self.published = level;
+            // Relaxed: the estimate is a hint for where to start scanning; any value is safe
+            // because a scan that finds nothing falls back to a full scan.
+            self.s.scan_start[self.w.worker].store(level, Ordering::Relaxed);
+        }
+    }
+
+    /// The earliest level worth scanning from (back-scan prevention).
+    fn scan_estimate(&self) -> u64 {
+        let s = self.s;
+        let me = self.w.worker;
+        let pkg = s.layout.package_of[me];
+        let read = |w: usize| s.scan_start[w].load(Ordering::Relaxed);
+        let mut start = s.layout.members[pkg].iter().map(|&w| read(w)).min().unwrap_or(IDLE);
+        if s.layout.is_leader(me) {
+            for p in 0..s.layout.packages() {
+                start = start.min(read(s.layout.leader(p)));
+            }
+        }
+        start
+    }
+
+    #[cold]
+    fn slow_pop(&mut self) -> Option<T> {
+        self.stats.slow_pops += 1;
+        self.sync_local();
+        let start = if self.s.cfg.backscan_prevention {
+            self.scan_estimate()
+        } else {
+            0
+        };
+        let from = self.local.partition_point(|e| e.0 < start);
+        let found = self
+            .scan(from, self.local.len())
+            .or_else(|| {
+                if from > 0 {
+                    self.stats.fallback_scans += 1;
+                }
+                self.scan(0, from)
+            });
+        match found {
+            Some((i, t)) => {
+                let e = self.local[i];
+                self.cur = Some(e);
+                self.publish(e.0);
+                Some(t)
+            }
+            None => {
+                self.cur = None;
+                self.publish(IDLE);
+                None
+            }
+        }
+    }
+
+    fn scan(&mut self, from: usize, to: usize) -> Option<(usize, T)> {
+        for i in from..to {
+            self.stats.bags_scanned += 1;
+            let bag = self.local[i].1;
+            if let Some(t) = self.bag(bag).pop(&self.s.shared, &mut self.w) {
+                return Some((i, t));
+            }
+        }
+        None
+    }
+}
+
+impl<T: Task> Handle<T> for ObimHandle<'_, T> {
+    #[inline]
+    fn push(&mut self, task: T, priority: u64) {
+        let level = priority >> self.s.cfg.delta;
+        let bag = match self.last_push {
+            Some((l, b)) if l == level => b,
+            _ => {
+                let b = self.find_or_create(level);
+                self.last_push = Some((level, b));
+                b
+            }
+        };
+        self.bag(bag).push(&mut self.w, task);
+        if self.cur.is_none_or(|(l, _)| level < l) {
+            self.cur = Some((level, bag));
+            self.publish(level);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        if let Some((_, bag)) = self.cur {
+            if let Some(t) = self.bag(bag).pop(&self.s.shared, &mut self.w) {
+                return Some(t);
+            }
+        }
+        self.slow_pop()
+    }
+
+    fn flush(&mut self) {
+        self.sync_local();
+        for i in 0..self.local.len() {
+            let bag = self.local[i].1;
+            self.bag(bag).flush(&mut self.w);
+        }
+    }
+}
+
+impl<T: Copy> Drop for ObimHandle<'_, T> {
+    fn drop(&mut self) {
+        let st = self.stats;
+        self.s.sink.merge(&[
+            ("slow_pops", st.slow_pops),
+            ("bags_scanned", st.bags_scanned),
+            ("bags_created", st.bags_created),
+            ("map_syncs", st.map_syncs),
+            ("fallback_scans", st.fallback_scans),
+            ("chunks_published", self.w.chunks_published),
+            ("remote_chunks", self.w.remote_chunks),
+            ("hunts", self.w.hunts),
+        ]);
+        self.s.scan_start[self.w.worker].store(IDLE, Ordering::Relaxed);
+        self.s.claims.release(self.w.worker);
+    }
+}
