@@ -1,0 +1,178 @@
+//! Single-source shortest paths by prioritized label-correcting relaxation.
+//!
+//! Each task `(v, d)` says "v was reached at distance d": if d is still v's label, relax v's
+//! out-edges, lowering each neighbour's label with an atomic min and scheduling it at priority
+//! `d + w`. With an exact priority queue this is Dijkstra; with a relaxed scheduler such as
+//! obim (which buckets priorities by `delta`) it is delta-stepping in spirit (seed 000 §5.3,
+//! seed 002 §2.2; Meyer & Sanders, "Δ-stepping", J. Algorithms 2003). A task whose distance is
+//! no longer its node's label is *stale* and skipped.
+//!
+//! Preconditions: weights are non-negative (u32); distances are u64 sums, so no overflow for
+//! any path of fewer than 2^32 edges. Unreachable nodes get [`UNREACHABLE`].
+//!
+//! Complexity: O(m log n) with an exact order; relaxed schedulers trade extra (bad) relaxations
+//! for parallelism, counted in [`SsspStats`].
+
+use crate::verify::{compare, VerifyError};
+use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::Scheduler;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The label of a node no path reaches.
+pub const UNREACHABLE: u64 = u64::MAX;
+
+/// Application counters (indices into `RunReport::total.app`).
+const STALE: usize = 0;
+const IMPROVED: usize = 1;
+const EDGES: usize = 2;
+
+/// "Node `node` was reached at distance `dist`."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SsspTask {
+    pub node: u32,
+    pub dist: u64,
+}
+
+/// What the relaxation did, beyond the executor's counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SsspStats {
+    /// Tasks skipped because their node had since got a shorter distance.
+    pub stale_tasks: u64,
+    /// Relaxations that lowered a label (each pushed a task).
+    pub improving_relaxations: u64,
+    /// Edges looked at.
+    pub edges_scanned: u64,
+}
+
+pub struct SsspOutput {
+    pub dist: Vec<u64>,
+    pub report: RunReport,
+    pub stats: SsspStats,
+}
+
+/// Parallel SSSP from `source` over `sched` with `cfg.threads` workers.
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// use ordo_sched::obim::{Obim, ObimConfig};
+/// let g = gen::road_grid(30, 30, 1, &BuildOptions::default()).unwrap();
+/// let cfg = ExecConfig::new(2);
+/// let sched = Obim::new(&ObimConfig { delta: 6, ..Default::default() }, 2, &cfg.topology);
+/// let out = ordo_algos::sssp::run(&g, 0, &sched, &cfg).unwrap();
+/// ordo_algos::sssp::verify(&g, 0, &out.dist).unwrap();
+/// ```
+pub fn run<S: Scheduler<SsspTask>>(
+    g: &Graph,
+    source: u32,
+    sched: &S,
+    cfg: &ExecConfig,
+) -> Result<SsspOutput, ExecError> {
+    assert!((source as usize) < g.num_nodes(), "source out of range");
+    let dist: Vec<AtomicU64> = (0..g.num_nodes()).map(|_| AtomicU64::new(UNREACHABLE)).collect();
+    dist[source as usize].store(0, Ordering::Relaxed);
+    let offsets = g.offsets();
+    let targets = g.targets();
+    let weights = g.weights();
+    let start = SsspTask {
+        node: source,
+        dist: 0,
+    };
+    let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
+        let v = task.node as usize;
+        if task.dist > dist[v].load(Ordering::Relaxed) {
+            ctx.count(STALE, 1);
+            return;
+        }
+        let (lo, hi) = (offsets[v] as usize, offsets[v + 1] as usize);
+        let mut improved = 0;
+        for e in lo..hi {
+            let t = targets[e];
+            let w = weights.map_or(1, |w| w[e]) as u64;
+            let nd = task.dist + w;
+            let slot = &dist[t as usize];
+            let mut cur = slot.load(Ordering::Relaxed);
+            while nd < cur {
+                match slot.compare_exchange_weak(cur, nd, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => {
+                        improved += 1;
+                        ctx.push(SsspTask { node: t, dist: nd }, nd);
+                        break;
+                    }
+                    Err(actual) => cur = actual,
+                }
+            }
+        }
+        ctx.count(IMPROVED, improved);
+        ctx.count(EDGES, (hi - lo) as u64);
+    })?;
+    let stats = SsspStats {
+        stale_tasks: report.total.app[STALE],
+        improving_relaxations: report.total.app[IMPROVED],
+        edges_scanned: report.total.app[EDGES],
+    };
+    Ok(SsspOutput {
+        dist: dist.into_iter().map(AtomicU64::into_inner).collect(),
+        report,
+        stats,
+    })
+}
+
+/// Serial oracle: textbook Dijkstra with a binary heap and lazy deletion.
+pub fn dijkstra(g: &Graph, source: u32) -> Vec<u64> {
+    let mut dist = vec![UNREACHABLE; g.num_nodes()];
+    let mut heap = BinaryHeap::new();
+    dist[source as usize] = 0;
+    heap.push(Reverse((0u64, source)));
+    while let Some(Reverse((d, v))) = heap.pop() {
+        if d > dist[v as usize] {
+            continue;
+        }
+        for (t, w) in g.out_edges(v) {
+            let nd = d + w as u64;
+            if nd < dist[t as usize] {
+                dist[t as usize] = nd;
+                heap.push(Reverse((nd, t)));
+            }
+        }
+    }
+    dist
+}
+
+/// Checks `dist` against the serial oracle.
+pub fn verify(g: &Graph, source: u32, dist: &[u64]) -> Result<(), VerifyError> {
+    let expected = dijkstra(g, source);
+    compare(dist, &expected, show_dist, |v| g.file_id(v))
+}
+
+fn show_dist(d: u64) -> String {
+    if d == UNREACHABLE {
+        "inf".into()
+    } else {
+        d.to_string()
+    }
+}
+
+/// Summary figures of a distance vector: (reached nodes, sum of finite distances, max finite).
+pub fn summarize(dist: &[u64]) -> (u64, u128, u64) {
+    let finite = dist.iter().filter(|&&d| d != UNREACHABLE);
+    let reached = finite.clone().count() as u64;
+    let sum = finite.clone().map(|&d| d as u128).sum();
+    let max = finite.copied().max().unwrap_or(0);
+    (reached, sum, max)
+}
+
+/// A delta for obim-like schedulers that needs no tuning: one bucket spans about the mean
+/// edge weight times the mean degree (at least 1), the width at which a bucket's relaxations
+/// mostly land in the next few buckets (the Δ ≈ max-weight / degree rule of Meyer & Sanders,
+/// with the mean weight as a sturdier scale than the maximum).
+pub fn default_delta(g: &Graph) -> u32 {
+    let m = g.num_edges().max(1) as f64;
+    let n = g.num_nodes().max(1) as f64;
+    let mean_w = g.weights().map_or(1.0, |w| w.iter().map(|&x| x as f64).sum::<f64>() / m);
+    let width = (mean_w * (m / n)).max(1.0);
+    width.log2().floor() as u32
+}

@@ -1,0 +1,279 @@
+//! `for_each`: run an operator over a dynamic set of prioritized tasks on a pool of workers.
+
+use crate::pin::pin_current_thread;
+use crate::stats::{RunReport, ThreadStats};
+use crate::termination::{Credit, Termination};
+use ordo_sched::{Handle, Scheduler, Task, Topology};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How to run a `for_each`.
+#[derive(Debug, Clone)]
+pub struct ExecConfig {
+    pub threads: usize,
+    /// Pin worker `i` to the `i`-th CPU of the topology (only when threads <= CPUs).
+    pub pin: bool,
+    pub topology: Topology,
+    /// Set from outside (e.g. on Ctrl-C) to stop the run early.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl ExecConfig {
+    pub fn new(threads: usize) -> Self {
+        ExecConfig {
+            threads,
+            pin: true,
+            topology: Topology::detect(),
+            cancel: None,
+        }
+    }
+}
+
+/// Why a run did not complete.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("the operator panicked on worker {worker}: {message}")]
+    OperatorPanicked { worker: usize, message: String },
+    #[error("the run was cancelled after {} tasks", .0.total.tasks)]
+    Cancelled(Box<RunReport>),
+    #[error("scheduler built for {scheduler} workers but {requested} threads requested")]
+    WorkerMismatch { scheduler: usize, requested: usize },
+}
+
+/// A worker's access to the run from inside the operator.
+pub struct Context<'a, T, H> {
+    handle: &'a mut H,
+    credit: &'a mut Credit,
+    term: &'a Termination,
+    stats: &'a mut ThreadStats,
+    worker: usize,
+    _task: std::marker::PhantomData<fn(T)>,
+}
+
+impl<T, H: Handle<T>> Context<'_, T, H> {
+    /// Schedules a new task.
+    #[inline]
+    pub fn push(&mut self, task: T, priority: u64) {
+        self.term.on_push(self.credit);
+        self.stats.pushes += 1;
+        self.handle.push(task, priority);
+    }
+
+    /// Adds `n` to application counter `i` (< [`crate::APP_COUNTERS`]).
+    #[inline]
+    pub fn count(&mut self, i: usize, n: u64) {
+        self.stats.app[i] += n;
+    }
+
+    /// The index of the running worker (0..threads).
+    #[inline]
+    pub fn worker(&self) -> usize {
+        self.worker
+    }
+}
+
+/// Runs `op` on every task, starting from `initial`, until no task is left anywhere.
+///
+/// Tasks pushed through the [`Context`] run later on some worker; the run ends when every task
+/// ran (see the termination protocol in `src/README.md`). A panic in `op` ends the run on every
+/// worker and returns [`ExecError::OperatorPanicked`]; it never hangs.
+///
+/// ```
+/// use ordo_exec::{for_each, ExecConfig};
+/// use ordo_sched::{obim::{Obim, ObimConfig}, Topology};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// let sum = AtomicU64::new(0);
+/// let cfg = ExecConfig::new(2);
+/// let sched: Obim<u64> = Obim::new(&ObimConfig::default(), 2, &cfg.topology);
+/// // Each task k < 100 spawns k + 1: tasks 0..=100 run once each.
+/// let report = for_each(&sched, [(0u64, 0)], &cfg, |k, ctx| {
+///     sum.fetch_add(k, Ordering::Relaxed);
+///     if k < 100 { ctx.push(k + 1, k + 1); }
+/// }).unwrap();
+/// assert_eq!(sum.into_inner(), 5050);
+/// assert_eq!(report.total.tasks, 101);
+/// ```
+pub fn for_each<'s, T, S, I, F>(
+    sched: &'s S,
+    initial: I,
+    cfg: &ExecConfig,
+    op: F,
+) -> Result<RunReport, ExecError>
+where
+    T: Task,
+    S: Scheduler<T>,
+    I: IntoIterator<Item = (T, u64)>,
+    F: Fn(T, &mut Context<'_, T, S::Handle<'s>>) + Sync,
+{
+    let threads = cfg.threads;
+    if sched.workers() != threads {
+        return Err(ExecError::WorkerMismatch {
+            scheduler: sched.workers(),
+            requested: threads,
+        });
+    }
+    // Deal the initial tasks round-robin; worker w pushes its own share.
+    let mut shares: Vec<Vec<(T, u64)>> = vec![Vec::new(); threads];
+    let mut count = 0u64;
+    for (i, t) in initial.into_iter().enumerate() {
+        shares[i % threads].push(t);
+        count += 1;
+    }
+    let term = Termination::new(count);
+    let stop = AtomicBool::new(false);
+    let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
+    let cancel = cfg.cancel.clone();
+    let cpus = cfg.topology.num_cpus();
+    let pin = cfg.pin && threads <= cpus;
+    let oversubscribed = threads > std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = Instant::now();
+
+    let per_thread: Vec<ThreadStats> = std::thread::scope(|scope| {
+        let workers: Vec<_> = shares
+            .into_iter()
+            .enumerate()
+            .map(|(w, share)| {
+                let (term, stop, failure, op, cancel) = (&term, &stop, &failure, &op, &cancel);
+                let cpu = cfg.topology.cpu_of(w).os_id;
+                scope.spawn(move || {
+                    if let (true, Some(cpu)) = (pin, cpu) {
+                        pin_current_thread(cpu);
+                    }
+                    let mut stats = ThreadStats::default();
+                    let run = catch_unwind(AssertUnwindSafe(|| {
+                        let env = WorkerEnv {
+                            term,
+                            stop,
+                            cancel: cancel.as_deref(),
+                            oversubscribed,
+                        };
+                        worker_loop(sched, w, share, &env, op, &mut stats)
+                    }));
+                    if let Err(payload) = run {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+                        f.get_or_insert((w, panic_message(payload.as_ref())));
+                    }
+                    stats
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let time = start.elapsed();
+
+    if let Some((worker, message)) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(ExecError::OperatorPanicked { worker, message });
+    }
+    let mut total = ThreadStats::default();
+    for s in &per_thread {
+        total.merge(s);
+    }
+    let report = RunReport {
+        threads,
+        time,
+        total,
+        per_thread,
+        scheduler: sched.counters(),
+    };
+    if !term.is_terminated() {
+        return Err(ExecError::Cancelled(Box::new(report)));
+    }
+    Ok(report)
+}
+
+struct WorkerEnv<'a> {
+    term: &'a Termination,
+    stop: &'a AtomicBool,
+    cancel: Option<&'a AtomicBool>,
+    oversubscribed: bool,
+}
+
+impl WorkerEnv<'_> {
+    #[inline]
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+fn worker_loop<'s, T, S, F>(
+    sched: &'s S,
+    w: usize,
+    share: Vec<(T, u64)>,
+    env: &WorkerEnv<'_>,
+    op: &F,
+    stats: &mut ThreadStats,
+) where
+    T: Task,
+    S: Scheduler<T>,
+    F: Fn(T, &mut Context<'_, T, S::Handle<'s>>) + Sync,
+{
+    let term = env.term;
+    let mut handle = sched.handle(w);
+    let mut credit = Credit::preassigned(share.len() as u64);
+    for (t, p) in share {
+        term.on_push(&mut credit);
+        stats.pushes += 1;
+        handle.push(t, p);
+    }
+    let mut idle_rounds: u32 = 0;
+    loop {
+        if let Some(task) = handle.pop() {
+            idle_rounds = 0;
+            stats.pops += 1;
+            let mut ctx = Context {
+                handle: &mut handle,
+                credit: &mut credit,
+                term,
+                stats,
+                worker: w,
+                _task: std::marker::PhantomData,
+            };
+            op(task, &mut ctx);
+            stats.tasks += 1;
+            term.on_done(&mut credit);
+            if stats.tasks % 256 == 0 && env.should_stop() {
+                return;
+            }
+            continue;
+        }
+        stats.empty_pops += 1;
+        handle.flush();
+        term.release(&mut credit);
+        if term.is_terminated() || env.should_stop() {
+            return;
+        }
+        idle_rounds = idle_rounds.saturating_add(1);
+        back_off(idle_rounds, env.oversubscribed);
+    }
+}
+
+/// Idle waiting: spin briefly, then yield; when there are more workers than cores, sleep a
+/// little so idle workers do not steal the cores the busy ones need.
+#[cold]
+fn back_off(round: u32, oversubscribed: bool) {
+    if round < 32 {
+        for _ in 0..(1 << round.min(6)) {
+            std::hint::spin_loop();
+        }
+    } else if !oversubscribed || round < 64 {
+        std::thread::yield_now();
+    } else {
+        std::thread::sleep(Duration::from_micros(50));
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".to_string()
+    }
+}

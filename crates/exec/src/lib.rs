@@ -1,0 +1,12 @@
+//! ordo-exec: the executor. [`for_each`] runs an operator over prioritized tasks on a pool of
+//! pinned workers sharing any [`ordo_sched::Scheduler`], detects termination with the token
+//! protocol of `src/README.md`, and returns a [`RunReport`] of merged per-thread statistics.
+
+mod for_each;
+mod pin;
+mod stats;
+pub mod termination;
+
+pub use for_each::{for_each, Context, ExecConfig, ExecError};
+pub use pin::pin_current_thread;
+pub use stats::{RunReport, ThreadStats, APP_COUNTERS};
