@@ -47,7 +47,9 @@ pub fn run<S: Scheduler<BfsTask>>(
     cfg: &ExecConfig,
 ) -> Result<BfsOutput, ExecError> {
     assert!((source as usize) < g.num_nodes(), "source out of range");
-    let level: Vec<AtomicU32> = (0..g.num_nodes()).map(|_| AtomicU32::new(UNREACHED)).collect();
+    let level: Vec<AtomicU32> = (0..g.num_nodes())
+        .map(|_| AtomicU32::new(UNREACHED))
+        .collect();
     level[source as usize].store(0, Ordering::Relaxed);
     let offsets = g.offsets();
     let targets = g.targets();
@@ -70,7 +72,13 @@ pub fn run<S: Scheduler<BfsTask>>(
                 match slot.compare_exchange_weak(cur, next, Ordering::Relaxed, Ordering::Relaxed) {
                     Ok(_) => {
                         improved += 1;
-                        ctx.push(BfsTask { node: t, level: next }, next as u64);
+                        ctx.push(
+                            BfsTask {
+                                node: t,
+                                level: next,
+                            },
+                            next as u64,
+                        );
                         break;
                     }
                     Err(actual) => cur = actual,
@@ -111,7 +119,13 @@ pub fn serial_bfs(g: &Graph, source: u32) -> Vec<u32> {
 /// Checks `level` against the serial oracle.
 pub fn verify(g: &Graph, source: u32, level: &[u32]) -> Result<(), VerifyError> {
     let expected = serial_bfs(g, source);
-    let show = |l: u32| if l == UNREACHED { "inf".into() } else { l.to_string() };
+    let show = |l: u32| {
+        if l == UNREACHED {
+            "inf".into()
+        } else {
+            l.to_string()
+        }
+    };
     compare(level, &expected, show, |v| g.file_id(v))
 }
 

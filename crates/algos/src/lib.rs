@@ -6,4 +6,4 @@ pub mod bfs;
 pub mod sssp;
 mod verify;
 
-pub use verify::VerifyError;
+pub use verify::{compare, VerifyError};

@@ -72,7 +72,9 @@ pub fn run<S: Scheduler<SsspTask>>(
     cfg: &ExecConfig,
 ) -> Result<SsspOutput, ExecError> {
     assert!((source as usize) < g.num_nodes(), "source out of range");
-    let dist: Vec<AtomicU64> = (0..g.num_nodes()).map(|_| AtomicU64::new(UNREACHABLE)).collect();
+    let dist: Vec<AtomicU64> = (0..g.num_nodes())
+        .map(|_| AtomicU64::new(UNREACHABLE))
+        .collect();
     dist[source as usize].store(0, Ordering::Relaxed);
     let offsets = g.offsets();
     let targets = g.targets();
@@ -172,7 +174,9 @@ pub fn summarize(dist: &[u64]) -> (u64, u128, u64) {
 pub fn default_delta(g: &Graph) -> u32 {
     let m = g.num_edges().max(1) as f64;
     let n = g.num_nodes().max(1) as f64;
-    let mean_w = g.weights().map_or(1.0, |w| w.iter().map(|&x| x as f64).sum::<f64>() / m);
+    let mean_w = g
+        .weights()
+        .map_or(1.0, |w| w.iter().map(|&x| x as f64).sum::<f64>() / m);
     let width = (mean_w * (m / n)).max(1.0);
     width.log2().floor() as u32
 }

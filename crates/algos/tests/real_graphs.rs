@@ -21,22 +21,34 @@ fn load(name: &str, weights: Option<&str>, symmetrize: bool) -> Option<Graph> {
     Some(load_graph(&path, &opts, None).unwrap().graph)
 }
 
-/// (scheduler, params, max threads): every scheduler and obim variant.
-fn schedulers(delta: u32) -> Vec<(SchedulerConfig, usize)> {
+/// (scheduler, max threads): every scheduler and obim variant. `all` adds the orders that do
+/// far more work on high-diameter graphs (no priorities, or one bag per distance): they are
+/// run on the smaller inputs only, to keep the suite fast.
+fn schedulers(delta: u32, all: bool) -> Vec<(SchedulerConfig, usize)> {
     let d = delta.to_string();
     let mk = |name: &str, p: &[(&str, &str)]| {
-        let p: Vec<(String, String)> = p.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let p: Vec<(String, String)> = p
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
         SchedulerConfig::parse(name, &p).unwrap()
     };
-    vec![
+    let mut v = vec![
         (mk("serial", &[]), 1),
         (mk("obim", &[("delta", &d)]), 8),
-        (mk("obim", &[]), 8),
         (mk("obim", &[("delta", &d), ("variant", "dmn")]), 8),
         (mk("obim", &[("delta", &d), ("variant", "cmb")]), 8),
-        (mk("fifo", &[]), 8),
-        (mk("lifo", &[]), 8),
-    ]
+        (
+            mk("obim", &[("delta", &d), ("variant", "cmn"), ("chunk", "8")]),
+            8,
+        ),
+    ];
+    if all {
+        v.push((mk("obim", &[]), 8));
+        v.push((mk("fifo", &[]), 8));
+        v.push((mk("lifo", &[]), 8));
+    }
+    v
 }
 
 struct Sssp<'a> {
@@ -65,16 +77,27 @@ impl SchedulerVisitor<bfs::BfsTask> for Bfs<'_> {
     }
 }
 
-fn check_sssp(g: &Graph, src: u32, what: &str) {
+fn check_sssp(g: &Graph, src: u32, what: &str, all: bool) {
     let expected = sssp::dijkstra(g, src);
     let (reached, _, _) = sssp::summarize(&expected);
     assert!(reached > 1, "{what}: source reaches nothing; pick another");
     for topo in [Topology::detect(), Topology::synthetic(2, 4)] {
-        for (sched, max) in schedulers(sssp::default_delta(g)) {
+        for (sched, max) in schedulers(sssp::default_delta(g), all) {
             for threads in [1, 2, 8].into_iter().filter(|&t| t <= max) {
-                let cfg = ExecConfig { threads, pin: true, topology: topo.clone(), cancel: None };
-                let got = sched.with(threads, &cfg.topology, Sssp { g, src, cfg: &cfg }).unwrap();
-                assert!(got == expected, "{what}: {} x{threads} differs from Dijkstra", sched.label());
+                let cfg = ExecConfig {
+                    threads,
+                    pin: true,
+                    topology: topo.clone(),
+                    cancel: None,
+                };
+                let got = sched
+                    .with(threads, &cfg.topology, Sssp { g, src, cfg: &cfg })
+                    .unwrap();
+                assert!(
+                    got == expected,
+                    "{what}: {} x{threads} differs from Dijkstra",
+                    sched.label()
+                );
             }
         }
     }
@@ -82,37 +105,51 @@ fn check_sssp(g: &Graph, src: u32, what: &str) {
 
 fn check_bfs(g: &Graph, src: u32, what: &str) {
     let expected = bfs::serial_bfs(g, src);
-    for (sched, max) in schedulers(0) {
+    for (sched, max) in schedulers(0, true) {
         for threads in [1, 2, 8].into_iter().filter(|&t| t <= max) {
             let cfg = ExecConfig::new(threads);
-            let got = sched.with(threads, &cfg.topology, Bfs { g, src, cfg: &cfg }).unwrap();
-            assert!(got == expected, "{what}: {} x{threads} differs from queue BFS", sched.label());
+            let got = sched
+                .with(threads, &cfg.topology, Bfs { g, src, cfg: &cfg })
+                .unwrap();
+            assert!(
+                got == expected,
+                "{what}: {} x{threads} differs from queue BFS",
+                sched.label()
+            );
         }
     }
 }
 
 #[test]
 fn sssp_road_new_york() {
-    let Some(g) = load("USA-road-d.NY.gr.gz", None, false) else { return };
-    check_sssp(&g, 0, "NY");
+    let Some(g) = load("USA-road-d.NY.gr.gz", None, false) else {
+        return;
+    };
+    check_sssp(&g, 0, "NY", false);
 }
 
 #[test]
 fn sssp_road_luxembourg_metis_symmetric() {
-    let Some(g) = load("luxembourg.osm.graph.gz", Some("1:255:1"), false) else { return };
-    check_sssp(&g, 0, "luxembourg");
+    let Some(g) = load("luxembourg.osm.graph.gz", Some("1:255:1"), false) else {
+        return;
+    };
+    check_sssp(&g, 0, "luxembourg", false);
 }
 
 #[test]
 fn sssp_social_slashdot_random_weights() {
-    let Some(g) = load("soc-Slashdot0902.txt.gz", Some("1:255:1"), false) else { return };
-    check_sssp(&g, 0, "slashdot");
+    let Some(g) = load("soc-Slashdot0902.txt.gz", Some("1:255:1"), false) else {
+        return;
+    };
+    check_sssp(&g, 0, "slashdot", true);
 }
 
 #[test]
 fn sssp_mesh_delaunay() {
-    let Some(g) = load("delaunay_n16.mtx.gz", Some("0:100:3"), false) else { return };
-    check_sssp(&g, 7, "delaunay");
+    let Some(g) = load("delaunay_n16.mtx.gz", Some("0:100:3"), false) else {
+        return;
+    };
+    check_sssp(&g, 7, "delaunay", true);
 }
 
 #[test]
@@ -123,7 +160,9 @@ fn bfs_on_social_road_and_mesh() {
         ("osm-amsterdam.gr.gz", false),
         ("bcsstk33.graph.gz", false),
     ] {
-        let Some(g) = load(name, None, sym) else { return };
+        let Some(g) = load(name, None, sym) else {
+            return;
+        };
         check_bfs(&g, 0, name);
     }
 }

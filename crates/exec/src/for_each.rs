@@ -237,7 +237,7 @@ fn worker_loop<'s, T, S, F>(
             op(task, &mut ctx);
             stats.tasks += 1;
             term.on_done(&mut credit);
-            if stats.tasks % 256 == 0 && env.should_stop() {
+            if stats.tasks.is_multiple_of(256) && env.should_stop() {
                 return;
             }
             continue;

@@ -18,7 +18,11 @@ impl SchedulerVisitor<u64> for Tree<'_> {
     fn visit<S: Scheduler<u64>>(self, s: &S) -> RunReport {
         let seen: Vec<AtomicU8> = (0..N).map(|_| AtomicU8::new(0)).collect();
         let report = for_each(s, [(0u64, 0u64)], self.cfg, |k, ctx| {
-            assert_eq!(seen[k as usize].fetch_add(1, Ordering::Relaxed), 0, "task {k} twice");
+            assert_eq!(
+                seen[k as usize].fetch_add(1, Ordering::Relaxed),
+                0,
+                "task {k} twice"
+            );
             for c in [2 * k + 1, 2 * k + 2] {
                 if c < N {
                     ctx.push(c, c.ilog2() as u64);
@@ -64,7 +68,13 @@ fn many_initial_tasks_and_no_tasks() {
     let cfg = exec(4, Topology::detect());
     let s: ordo_sched::obim::Obim<u32> =
         ordo_sched::obim::Obim::new(&Default::default(), 4, &cfg.topology);
-    let r = for_each(&s, (0..10_000u32).map(|i| (i, i as u64 % 17)), &cfg, |_, _| {}).unwrap();
+    let r = for_each(
+        &s,
+        (0..10_000u32).map(|i| (i, i as u64 % 17)),
+        &cfg,
+        |_, _| {},
+    )
+    .unwrap();
     assert_eq!(r.total.tasks, 10_000);
     let s: ordo_sched::obim::Obim<u32> =
         ordo_sched::obim::Obim::new(&Default::default(), 4, &cfg.topology);

@@ -61,7 +61,11 @@ fn no_worker_exits_while_tasks_remain() {
         let b = loom::thread::spawn(worker(Credit::default()));
         a.join().unwrap();
         b.join().unwrap();
-        assert_eq!(runs.load(Ordering::Relaxed), expected_runs(), "every task ran once");
+        assert_eq!(
+            runs.load(Ordering::Relaxed),
+            expected_runs(),
+            "every task ran once"
+        );
         assert!(term.is_terminated());
     });
 }

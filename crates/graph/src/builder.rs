@@ -135,7 +135,12 @@ fn sort_adjacencies(offsets: &[u64], targets: &mut [u32], mut weights: Option<&m
             None => targets[r].sort_unstable(),
             Some(w) => {
                 pairs.clear();
-                pairs.extend(targets[r.clone()].iter().copied().zip(w[r.clone()].iter().copied()));
+                pairs.extend(
+                    targets[r.clone()]
+                        .iter()
+                        .copied()
+                        .zip(w[r.clone()].iter().copied()),
+                );
                 pairs.sort_unstable();
                 for (k, (t, wt)) in pairs.iter().enumerate() {
                     targets[r.start + k] = *t;
@@ -192,7 +197,9 @@ mod tests {
 
     #[test]
     fn builds_sorted_csr() {
-        let g = sample().build(&BuildOptions::default(), IdBase::Zero).unwrap();
+        let g = sample()
+            .build(&BuildOptions::default(), IdBase::Zero)
+            .unwrap();
         assert_eq!(g.num_nodes(), 4);
         assert_eq!(g.num_edges(), 5);
         assert_eq!(g.out_edges(0).collect::<Vec<_>>(), vec![(1, 3), (1, 5)]);

@@ -216,6 +216,21 @@ impl Graph {
         });
     }
 
+    /// Gives every edge a `lo:hi:seed` random weight (replacing any it had).
+    pub fn assign_weights(&mut self, spec: crate::weights::WeightSpec) {
+        let mut w = Vec::with_capacity(self.num_edges());
+        for v in 0..self.num_nodes() as u32 {
+            for &t in self.neighbors(v) {
+                w.push(spec.weight(v, t));
+            }
+        }
+        self.weights = Some(Buf::from_vec(w));
+        if self.transpose.is_some() {
+            self.transpose = None;
+            self.build_transpose();
+        }
+    }
+
     /// Largest edge weight (1 on unweighted graphs, 0 on graphs without edges).
     pub fn max_weight(&self) -> u32 {
         match &self.weights {
@@ -261,11 +276,7 @@ fn check_csr(offsets: &[u64], targets: &[u32], weights: Option<&[u32]>) -> Resul
     }
     if let Some(w) = weights {
         if w.len() != targets.len() {
-            return bad(format!(
-                "{} weights for {} edges",
-                w.len(),
-                targets.len()
-            ));
+            return bad(format!("{} weights for {} edges", w.len(), targets.len()));
         }
     }
     Ok(())

@@ -25,7 +25,9 @@ fn unit(r: &mut Xoshiro256PlusPlus) -> f64 {
 /// probabilities A = 0.57, B = C = 0.19, D = 0.05, node labels randomly permuted.
 pub fn kronecker(scale: u32, edge_factor: u32, seed: u64, opts: &BuildOptions) -> Result<Graph> {
     if !(1..=31).contains(&scale) {
-        return Err(GraphError::Invalid(format!("kronecker scale {scale} must be in 1..=31")));
+        return Err(GraphError::Invalid(format!(
+            "kronecker scale {scale} must be in 1..=31"
+        )));
     }
     let n = 1u64 << scale;
     let m = n * edge_factor as u64;
@@ -62,7 +64,9 @@ pub fn kronecker(scale: u32, edge_factor: u32, seed: u64, opts: &BuildOptions) -
 /// Uniform random (Erdos-Renyi G(n, m) style) directed graph with `m` arcs.
 pub fn uniform_random(n: u64, m: u64, seed: u64, opts: &BuildOptions) -> Result<Graph> {
     if n == 0 {
-        return Err(GraphError::Invalid("uniform random graph needs at least one node".into()));
+        return Err(GraphError::Invalid(
+            "uniform random graph needs at least one node".into(),
+        ));
     }
     check_size(n, m)?;
     let mut r = rng(seed);
@@ -82,7 +86,9 @@ pub fn uniform_random(n: u64, m: u64, seed: u64, opts: &BuildOptions) -> Result<
 pub fn road_grid(width: u32, height: u32, seed: u64, opts: &BuildOptions) -> Result<Graph> {
     let n = width as u64 * height as u64;
     if n == 0 {
-        return Err(GraphError::Invalid("road grid needs width, height >= 1".into()));
+        return Err(GraphError::Invalid(
+            "road grid needs width, height >= 1".into(),
+        ));
     }
     check_size(n, n * 6)?;
     let mut r = rng(seed);
@@ -125,10 +131,14 @@ pub fn road_grid(width: u32, height: u32, seed: u64, opts: &BuildOptions) -> Res
 
 fn check_size(n: u64, m: u64) -> Result<()> {
     if n >= u32::MAX as u64 {
-        return Err(GraphError::Invalid(format!("{n} nodes exceed ordo's 32-bit node ids")));
+        return Err(GraphError::Invalid(format!(
+            "{n} nodes exceed ordo's 32-bit node ids"
+        )));
     }
     if m > 1 << 34 {
-        return Err(GraphError::Invalid(format!("{m} arcs is more than ordo generates in memory")));
+        return Err(GraphError::Invalid(format!(
+            "{m} arcs is more than ordo generates in memory"
+        )));
     }
     Ok(())
 }
@@ -144,8 +154,14 @@ mod tests {
     #[test]
     fn generators_are_deterministic_and_seed_dependent() {
         let o = BuildOptions::default();
-        assert!(same(&kronecker(8, 8, 3, &o).unwrap(), &kronecker(8, 8, 3, &o).unwrap()));
-        assert!(!same(&kronecker(8, 8, 3, &o).unwrap(), &kronecker(8, 8, 4, &o).unwrap()));
+        assert!(same(
+            &kronecker(8, 8, 3, &o).unwrap(),
+            &kronecker(8, 8, 3, &o).unwrap()
+        ));
+        assert!(!same(
+            &kronecker(8, 8, 3, &o).unwrap(),
+            &kronecker(8, 8, 4, &o).unwrap()
+        ));
         assert!(same(
             &uniform_random(100, 500, 1, &o).unwrap(),
             &uniform_random(100, 500, 1, &o).unwrap()
@@ -160,7 +176,13 @@ mod tests {
     fn kronecker_is_skewed() {
         let g = kronecker(12, 16, 1, &BuildOptions::default()).unwrap();
         assert_eq!(g.num_edges(), 16 << 12);
-        let max_deg = (0..g.num_nodes() as u32).map(|v| g.out_degree(v)).max().unwrap();
-        assert!(max_deg > 20 * 16, "Kronecker graphs have heavy hubs, max degree {max_deg}");
+        let max_deg = (0..g.num_nodes() as u32)
+            .map(|v| g.out_degree(v))
+            .max()
+            .unwrap();
+        assert!(
+            max_deg > 20 * 16,
+            "Kronecker graphs have heavy hubs, max degree {max_deg}"
+        );
     }
 }

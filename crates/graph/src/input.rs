@@ -27,7 +27,8 @@ pub enum Format {
 }
 
 impl Format {
-    pub const NAMES: &'static [&'static str] = &["dimacs", "snap", "mtx", "metis", "el", "wel", "ordo"];
+    pub const NAMES: &'static [&'static str] =
+        &["dimacs", "snap", "mtx", "metis", "el", "wel", "ordo"];
 
     pub fn from_name(name: &str) -> Option<Format> {
         Some(match name.to_ascii_lowercase().as_str() {
@@ -126,6 +127,21 @@ pub fn read_input(path: &Path, progress: Option<Progress<'_>>) -> Result<Vec<u8>
             .map_err(|e| GraphError::io(path, e))?;
     }
     Ok(out)
+}
+
+/// Decompresses `bytes` if they are gzip; `path` only names the source in errors.
+pub fn decode_bytes(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    if bytes.starts_with(&GZIP_MAGIC) {
+        let mut out = Vec::with_capacity(bytes.len() * 4);
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .map_err(|e| {
+                GraphError::in_file(path, format!("truncated or corrupt gzip data ({e})"))
+            })?;
+        Ok(out)
+    } else {
+        Ok(bytes)
+    }
 }
 
 /// True if the file starts with the gzip magic number.

@@ -5,6 +5,7 @@ use crate::csr::{Graph, IdBase};
 use crate::error::{GraphError, Result};
 use crate::formats::{binary, coords, dimacs, edgelist, metis, mtx};
 use crate::input::{read_input, Format, Progress};
+
 use std::path::Path;
 
 /// How to read a graph file.
@@ -23,7 +24,11 @@ pub struct Loaded {
 }
 
 /// Reads a graph, detecting its format from the extension, else from the content.
-pub fn load_graph(path: &Path, opts: &LoadOptions, progress: Option<Progress<'_>>) -> Result<Loaded> {
+pub fn load_graph(
+    path: &Path,
+    opts: &LoadOptions,
+    progress: Option<Progress<'_>>,
+) -> Result<Loaded> {
     let by_name = opts.format.or_else(|| Format::from_extension(path));
     let rebuild = opts.build.symmetrize
         || opts.build.drop_self_loops
@@ -31,7 +36,11 @@ pub fn load_graph(path: &Path, opts: &LoadOptions, progress: Option<Progress<'_>
         || opts.build.weights.is_some();
     if by_name == Some(Format::Binary) || (by_name.is_none() && sniff_binary(path)?) {
         let g = binary::load(path)?;
-        let g = if rebuild { rebuild_graph(g, &opts.build)? } else { g };
+        let g = if rebuild {
+            rebuild_graph(g, &opts.build)?
+        } else {
+            g
+        };
         return Ok(Loaded {
             graph: g,
             format: Format::Binary,
@@ -39,15 +48,43 @@ pub fn load_graph(path: &Path, opts: &LoadOptions, progress: Option<Progress<'_>
         });
     }
     let text = read_input(path, progress)?;
+    parse_text(path, text, by_name, opts)
+}
+
+/// Reads a graph held in memory (optionally gzipped); `name` stands for the file in errors and
+/// its extension selects the format unless `opts.format` does.
+pub fn load_graph_from_bytes(name: &Path, bytes: Vec<u8>, opts: &LoadOptions) -> Result<Loaded> {
+    let by_name = opts.format.or_else(|| Format::from_extension(name));
+    let text = crate::input::decode_bytes(name, bytes)?;
+    parse_text(name, text, by_name, opts)
+}
+
+fn parse_text(
+    path: &Path,
+    text: Vec<u8>,
+    by_name: Option<Format>,
+    opts: &LoadOptions,
+) -> Result<Loaded> {
+    let rebuild = opts.build.symmetrize
+        || opts.build.drop_self_loops
+        || opts.build.merge_parallel
+        || opts.build.weights.is_some();
     let format = by_name.unwrap_or_else(|| Format::sniff(&text));
     let mut notes = Vec::new();
     let (edges, base) = match format {
         Format::Dimacs => (dimacs::read(path, &text)?, IdBase::One),
-        Format::Snap => (edgelist::read(path, &text, edgelist::Columns::Detect)?, IdBase::Zero),
-        Format::EdgeList => (edgelist::read(path, &text, edgelist::Columns::Two)?, IdBase::Zero),
-        Format::WeightedEdgeList => {
-            (edgelist::read(path, &text, edgelist::Columns::Three)?, IdBase::Zero)
-        }
+        Format::Snap => (
+            edgelist::read(path, &text, edgelist::Columns::Detect)?,
+            IdBase::Zero,
+        ),
+        Format::EdgeList => (
+            edgelist::read(path, &text, edgelist::Columns::Two)?,
+            IdBase::Zero,
+        ),
+        Format::WeightedEdgeList => (
+            edgelist::read(path, &text, edgelist::Columns::Three)?,
+            IdBase::Zero,
+        ),
         Format::MatrixMarket => {
             let (e, note) = mtx::read(path, &text)?;
             notes.extend(note);
@@ -56,7 +93,11 @@ pub fn load_graph(path: &Path, opts: &LoadOptions, progress: Option<Progress<'_>
         Format::Metis => (metis::read(path, &text)?, IdBase::One),
         Format::Binary => {
             let g = binary::from_bytes(path, text)?;
-            let g = if rebuild { rebuild_graph(g, &opts.build)? } else { g };
+            let g = if rebuild {
+                rebuild_graph(g, &opts.build)?
+            } else {
+                g
+            };
             return Ok(Loaded {
                 graph: g,
                 format,

@@ -52,7 +52,10 @@ impl<'a> LineScanner<'a> {
 
 #[inline]
 fn memchr_newline(bytes: &[u8]) -> usize {
-    bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len())
+    bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len())
 }
 
 /// One line of input with its number, split into whitespace-separated tokens on demand.
@@ -158,8 +161,7 @@ impl<'a> Tokens<'a> {
 
     fn bad_number(&self, what: &str, tok: &[u8]) -> GraphError {
         let shown: String = String::from_utf8_lossy(tok).chars().take(40).collect();
-        if tok.first() == Some(&b'-') && tok.len() > 1 && tok[1..].iter().all(u8::is_ascii_digit)
-        {
+        if tok.first() == Some(&b'-') && tok.len() > 1 && tok[1..].iter().all(u8::is_ascii_digit) {
             self.line
                 .error(format!("negative {what} '{shown}' is not allowed"))
         } else if !tok.is_empty() && tok.iter().all(u8::is_ascii_digit) {
@@ -191,6 +193,18 @@ pub fn parse_u64(tok: &[u8]) -> Option<u64> {
         v = v.checked_mul(10)?.checked_add(d as u64)?;
     }
     Some(v)
+}
+
+impl Line<'_> {
+    /// All tokens as (lossy) strings: for short header lines only.
+    pub fn tokens_lossy(&self) -> Vec<String> {
+        let mut t = self.tokens();
+        let mut out = Vec::new();
+        while let Some(raw) = t.next_raw() {
+            out.push(String::from_utf8_lossy(raw).into_owned());
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -231,17 +245,5 @@ mod tests {
             .next_u64("weight")
             .unwrap_err();
         assert!(err.to_string().contains("negative weight"), "{err}");
-    }
-}
-
-impl Line<'_> {
-    /// All tokens as (lossy) strings: for short header lines only.
-    pub fn tokens_lossy(&self) -> Vec<String> {
-        let mut t = self.tokens();
-        let mut out = Vec::new();
-        while let Some(raw) = t.next_raw() {
-            out.push(String::from_utf8_lossy(raw).into_owned());
-        }
-        out
     }
 }

@@ -25,10 +25,11 @@ impl WeightSpec {
     #[inline]
     pub fn weight(&self, u: u32, v: u32) -> u32 {
         let (a, b) = if u <= v { (u, v) } else { (v, u) };
-        let h = mix64(((a as u64) << 32 | b as u64) ^ self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let h =
+            mix64(((a as u64) << 32 | b as u64) ^ self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let span = (self.hi - self.lo) as u64 + 1;
         // Multiply-shift maps the hash onto the span without modulo bias worth mentioning.
-        self.lo + ((h >> 32) * span >> 32) as u32
+        self.lo + (((h >> 32) * span) >> 32) as u32
     }
 }
 

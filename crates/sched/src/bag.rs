@@ -96,7 +96,12 @@ impl<T: Copy + Send> Bag<T> {
     pub fn new(workers: usize, lists: usize) -> Self {
         Bag {
             slots: (0..workers)
-                .map(|_| UnsafeCell::new(Slot { push: None, pop: None }))
+                .map(|_| {
+                    UnsafeCell::new(Slot {
+                        push: None,
+                        pop: None,
+                    })
+                })
                 .collect(),
             lists: (0..lists.max(1))
                 .map(|_| CachePadded::new(ChunkList::new()))
@@ -162,7 +167,9 @@ impl<T: Copy + Send> Bag<T> {
         if let Some(empty) = self.with_slot(w.worker, |slot| slot.pop.take()) {
             w.pool.put(empty);
         }
-        let taken = self.take_list(w.list, order).or_else(|| self.hunt(shared, w));
+        let taken = self
+            .take_list(w.list, order)
+            .or_else(|| self.hunt(shared, w));
         if let Some(mut chunk) = taken {
             let t = match order {
                 Order::Fifo => chunk.pop_front(),

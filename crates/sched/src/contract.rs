@@ -86,7 +86,10 @@ impl HandleClaims {
     pub fn claim(&self, worker: usize) {
         use std::sync::atomic::Ordering;
         let slot = self.0.get(worker).unwrap_or_else(|| {
-            panic!("worker {worker} out of range: scheduler built for {} workers", self.0.len())
+            panic!(
+                "worker {worker} out of range: scheduler built for {} workers",
+                self.0.len()
+            )
         });
         assert!(
             !slot.swap(true, Ordering::Acquire),

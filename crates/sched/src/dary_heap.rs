@@ -91,7 +91,9 @@ mod tests {
         let mut x: u64 = 12345;
         let mut all = Vec::new();
         for i in 0..2000u32 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let p = (x >> 40) % 500;
             h.push(p, i);
             all.push(p);

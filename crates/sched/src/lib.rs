@@ -33,5 +33,7 @@ pub mod unordered;
 
 pub use contract::{CounterSink, Counters, Handle, HandleClaims, Scheduler, Task};
 pub use params::{Config, ConfigError, ParamInfo};
-pub use registry::{catalogue, names, parse_param, SchedulerConfig, SchedulerInfo, SchedulerVisitor};
+pub use registry::{
+    catalogue, names, parse_param, SchedulerConfig, SchedulerInfo, SchedulerVisitor,
+};
 pub use topology::{Topology, WorkerLayout};

@@ -29,7 +29,10 @@ pub enum ConfigError {
         why: String,
     },
     #[error("scheduler '{scheduler}' {why}")]
-    Unsupported { scheduler: &'static str, why: String },
+    Unsupported {
+        scheduler: &'static str,
+        why: String,
+    },
 }
 
 /// A scheduler configuration that can be set from `key=value` strings.

@@ -104,7 +104,9 @@ impl SchedulerConfig {
 
     /// `name` followed by its non-default parameters, e.g. `obim(delta=10)`.
     pub fn label(&self) -> String {
-        let defaults = SchedulerConfig::parse(self.name(), &[]).expect("valid name").params();
+        let defaults = SchedulerConfig::parse(self.name(), &[])
+            .expect("valid name")
+            .params();
         let changed: Vec<String> = self
             .params()
             .iter()
@@ -163,7 +165,9 @@ pub trait SchedulerVisitor<T: Task> {
 pub fn parse_param(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
-        _ => Err(format!("bad parameter '{s}': expected key=value, e.g. chunk=32")),
+        _ => Err(format!(
+            "bad parameter '{s}': expected key=value, e.g. chunk=32"
+        )),
     }
 }
 
@@ -176,18 +180,27 @@ mod tests {
         let c = SchedulerConfig::parse("obim", &[("delta".into(), "10".into())]).unwrap();
         assert_eq!(c.label(), "obim(delta=10)");
         let e = SchedulerConfig::parse("nope", &[]).unwrap_err().to_string();
-        assert!(e.contains("valid schedulers: obim, serial, fifo, lifo"), "{e}");
+        assert!(
+            e.contains("valid schedulers: obim, serial, fifo, lifo"),
+            "{e}"
+        );
         let e = SchedulerConfig::parse("obim", &[("chunkk".into(), "1".into())])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("valid parameters: chunk, delta, variant, backscan"), "{e}");
+        assert!(
+            e.contains("valid parameters: chunk, delta, variant, backscan"),
+            "{e}"
+        );
         let e = SchedulerConfig::parse("obim", &[("chunk".into(), "0".into())])
             .unwrap_err()
             .to_string();
         assert!(e.contains("must be in 1..=65536"), "{e}");
         let c = SchedulerConfig::parse("obim", &[("variant".into(), "cmn".into())]).unwrap();
         assert_eq!(c.label(), "obim(variant=cmn,backscan=false)");
-        assert!(SchedulerConfig::parse("serial", &[]).unwrap().check_workers(2).is_err());
+        assert!(SchedulerConfig::parse("serial", &[])
+            .unwrap()
+            .check_workers(2)
+            .is_err());
         assert!(parse_param("a=b").is_ok() && parse_param("=b").is_err());
     }
 }

@@ -37,7 +37,6 @@ impl<T> UnsafeCell<T> {
     }
 }
 
-
 #[cfg(loom)]
 pub(crate) type MutexGuardAlias<'a, T> = loom::sync::MutexGuard<'a, T>;
 #[cfg(not(loom))]

@@ -115,7 +115,9 @@ impl FromStr for Topology {
 }
 
 fn read_trim(path: &str) -> Option<String> {
-    std::fs::read_to_string(path).ok().map(|s| s.trim().to_string())
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_string())
 }
 
 /// Parses a sysfs CPU list such as `0-3,8,10-11`.
@@ -142,7 +144,10 @@ fn detect_sysfs() -> Option<Topology> {
     if let Ok(dir) = std::fs::read_dir("/sys/devices/system/node") {
         for entry in dir.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some(id) = name.strip_prefix("node").and_then(|n| n.parse::<usize>().ok()) {
+            if let Some(id) = name
+                .strip_prefix("node")
+                .and_then(|n| n.parse::<usize>().ok())
+            {
                 let list = read_trim(&format!("/sys/devices/system/node/{name}/cpulist"));
                 for cpu in list.and_then(|l| parse_cpu_list(&l)).unwrap_or_default() {
                     numa_of.insert(cpu, id);

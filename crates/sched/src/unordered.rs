@@ -43,8 +43,16 @@ macro_rules! bag_config {
     };
 }
 
-bag_config!(FifoConfig, "fifo", "unordered chunked FIFO bag, priorities ignored (baseline)");
-bag_config!(LifoConfig, "lifo", "unordered chunked LIFO bag, priorities ignored (baseline)");
+bag_config!(
+    FifoConfig,
+    "fifo",
+    "unordered chunked FIFO bag, priorities ignored (baseline)"
+);
+bag_config!(
+    LifoConfig,
+    "lifo",
+    "unordered chunked LIFO bag, priorities ignored (baseline)"
+);
 
 pub struct Unordered<T> {
     bag: Bag<T>,

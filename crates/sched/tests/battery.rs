@@ -43,7 +43,10 @@ impl Ledger {
             .filter(|&i| self.seen[i].load(Ordering::Relaxed) != 1)
             .take(5)
             .collect();
-        assert!(missing.is_empty(), "tasks not popped exactly once: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "tasks not popped exactly once: {missing:?}"
+        );
     }
 }
 
@@ -89,7 +92,7 @@ impl SchedulerVisitor<Id> for UpFront {
                     while id < n {
                         h.push(id, prio(id));
                         // Interleave some pops with the pushes.
-                        if id % 7 == 0 {
+                        if id.is_multiple_of(7) {
                             if let Some(x) = h.pop() {
                                 ledger.record(x);
                             }
@@ -115,7 +118,12 @@ impl SchedulerVisitor<Id> for Spawning {
     fn visit<S: Scheduler<Id>>(self, s: &S) {
         let ledger = Ledger::new(self.n);
         let n = self.n;
-        let spawn = move |k: Id| [2 * k + 1, 2 * k + 2].into_iter().filter(|&c| c < n).collect();
+        let spawn = move |k: Id| {
+            [2 * k + 1, 2 * k + 2]
+                .into_iter()
+                .filter(|&c| c < n)
+                .collect()
+        };
         std::thread::scope(|scope| {
             for t in 0..s.workers() {
                 let ledger = &ledger;
@@ -146,7 +154,11 @@ impl SchedulerVisitor<Id> for ExactOrder {
         let mut last = 0;
         let mut count = 0;
         while let Some(id) = h.pop() {
-            assert!(prio(id) >= last, "priority {} popped after {last}", prio(id));
+            assert!(
+                prio(id) >= last,
+                "priority {} popped after {last}",
+                prio(id)
+            );
             last = prio(id);
             count += 1;
             // Pushing at or after the current priority keeps the order exact.
@@ -160,8 +172,10 @@ impl SchedulerVisitor<Id> for ExactOrder {
 }
 
 fn config(name: &str, params: &[(&str, &str)]) -> SchedulerConfig {
-    let params: Vec<(String, String)> =
-        params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     SchedulerConfig::parse(name, &params).unwrap()
 }
 
@@ -210,10 +224,14 @@ battery! {
 #[test]
 fn exact_order_schedulers_pop_in_order() {
     let topo = Topology::synthetic(1, 1);
-    config("serial", &[]).with::<Id, _>(1, &topo, ExactOrder).unwrap();
+    config("serial", &[])
+        .with::<Id, _>(1, &topo, ExactOrder)
+        .unwrap();
     // obim with delta 0 on one worker is exact too: a bag empties before a later one starts,
     // and an earlier push becomes current at once.
-    config("obim", &[]).with::<Id, _>(1, &topo, ExactOrder).unwrap();
+    config("obim", &[])
+        .with::<Id, _>(1, &topo, ExactOrder)
+        .unwrap();
 }
 
 #[test]
@@ -230,7 +248,9 @@ fn handles_are_exclusive() {
         }
     }
     for name in ["obim", "fifo", "serial"] {
-        assert!(config(name, &[]).with::<Id, _>(1, &Topology::detect(), Twice).unwrap());
+        assert!(config(name, &[])
+            .with::<Id, _>(1, &Topology::detect(), Twice)
+            .unwrap());
     }
 }
 
@@ -247,7 +267,9 @@ fn wide_tasks_round_trip() {
                 assert_eq!(h.pop(), Some(self.0));
             }
         }
-        config("obim", &[]).with::<T, _>(1, &Topology::detect(), One(t)).unwrap();
+        config("obim", &[])
+            .with::<T, _>(1, &Topology::detect(), One(t))
+            .unwrap();
     }
     check((7u32, u64::MAX));
     check([1u8; 3]);

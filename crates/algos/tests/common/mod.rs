@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 /// `$ORDO_DATA`, else `../shared/data` beside the repository.
 pub fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("ORDO_DATA").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
-    });
+    let dir = std::env::var_os("ORDO_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
     dir.is_dir().then_some(dir)
 }
 
@@ -15,7 +15,9 @@ pub fn shared(name: &str) -> Option<PathBuf> {
     match data_dir() {
         Some(d) if d.join(name).is_file() => Some(d.join(name)),
         _ => {
-            eprintln!("SKIP: shared graph {name} not found (set ORDO_DATA or place ../shared/data)");
+            eprintln!(
+                "SKIP: shared graph {name} not found (set ORDO_DATA or place ../shared/data)"
+            );
             None
         }
     }

@@ -108,7 +108,8 @@ pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Graph> {
     drop(bytes);
     let owner: Arc<Vec<u64>> = Arc::new(words);
     // SAFETY: the view covers `len` initialized bytes of the Vec kept alive by `owner`.
-    let view: &'static [u8] = unsafe { std::slice::from_raw_parts(owner.as_ptr() as *const u8, len) };
+    let view: &'static [u8] =
+        unsafe { std::slice::from_raw_parts(owner.as_ptr() as *const u8, len) };
     parse(path, owner, view)
 }
 
@@ -122,7 +123,10 @@ fn read_u64(b: &[u8], at: usize) -> u64 {
 
 fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result<Graph> {
     if cfg!(target_endian = "big") {
-        return Err(GraphError::in_file(path, "ordo's binary format needs a little-endian machine"));
+        return Err(GraphError::in_file(
+            path,
+            "ordo's binary format needs a little-endian machine",
+        ));
     }
     let bad = |msg: String| GraphError::in_file(path, msg);
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
@@ -142,8 +146,8 @@ fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result
     if n >= u32::MAX as u64 {
         return Err(bad(format!("{n} nodes exceed ordo's 32-bit node ids")));
     }
-    let lay = layout(n, m, flags)
-        .ok_or_else(|| bad(format!("header sizes n={n}, m={m} overflow")))?;
+    let lay =
+        layout(n, m, flags).ok_or_else(|| bad(format!("header sizes n={n}, m={m} overflow")))?;
     if lay.total != bytes.len() {
         return Err(bad(format!(
             "the header (n={n}, m={m}) implies {} bytes but the file has {} (truncated or corrupt)",
@@ -160,7 +164,8 @@ fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result
     }
     // SAFETY (all four views): `layout` placed each section 8-byte aligned inside `bytes`,
     // whose size was just checked, and `owner` keeps the memory alive.
-    let offsets: Buf<u64> = unsafe { Buf::from_owner(owner.clone(), bytes, lay.offsets, lay.n + 1) };
+    let offsets: Buf<u64> =
+        unsafe { Buf::from_owner(owner.clone(), bytes, lay.offsets, lay.n + 1) };
     let targets: Buf<u32> = unsafe { Buf::from_owner(owner.clone(), bytes, lay.targets, lay.m) };
     let weights: Option<Buf<u32>> = lay
         .weights

@@ -116,9 +116,15 @@ mod tests {
     #[test]
     fn reads_co_and_xyz() {
         let co = b"c x\np aux sp co 2\nv 2 3 4\nv 1 -1 2.5\n";
-        assert_eq!(read(Path::new("a.co"), co, 2).unwrap(), vec![-1.0, 2.5, 3.0, 4.0]);
+        assert_eq!(
+            read(Path::new("a.co"), co, 2).unwrap(),
+            vec![-1.0, 2.5, 3.0, 4.0]
+        );
         let xyz = b"1 2 0\n3 4 0\n";
-        assert_eq!(read(Path::new("a.xyz"), xyz, 2).unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(
+            read(Path::new("a.xyz"), xyz, 2).unwrap(),
+            vec![1.0, 2.0, 3.0, 4.0]
+        );
     }
 
     #[test]

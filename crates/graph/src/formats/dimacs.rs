@@ -84,7 +84,10 @@ pub fn read(path: &Path, text: &[u8]) -> Result<EdgeList> {
         return Err(GraphError::at_line(
             path,
             header_line,
-            format!("the 'p' line declares {m} arcs but the file has {}", edges.len()),
+            format!(
+                "the 'p' line declares {m} arcs but the file has {}",
+                edges.len()
+            ),
         ));
     }
     Ok(edges)
@@ -95,7 +98,9 @@ mod tests {
     use super::*;
 
     fn err(text: &str) -> String {
-        read(Path::new("x.gr"), text.as_bytes()).unwrap_err().to_string()
+        read(Path::new("x.gr"), text.as_bytes())
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]

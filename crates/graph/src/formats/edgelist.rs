@@ -100,7 +100,10 @@ mod tests {
     #[test]
     fn rejects_inconsistent_and_bad_lines() {
         let e = read(Path::new("s.txt"), b"0 1\n1 2 3\n", Columns::Detect).unwrap_err();
-        assert!(e.to_string().contains("s.txt:2: unexpected extra token"), "{e}");
+        assert!(
+            e.to_string().contains("s.txt:2: unexpected extra token"),
+            "{e}"
+        );
         let e = read(Path::new("s.el"), b"0 1\n1\n", Columns::Two).unwrap_err();
         assert!(e.to_string().contains("s.el:2: missing target id"), "{e}");
         let e = read(Path::new("s.el"), b"0 4294967295\n", Columns::Two).unwrap_err();

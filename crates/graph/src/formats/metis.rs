@@ -128,7 +128,11 @@ mod tests {
 
     #[test]
     fn rejects_lies() {
-        let e = |t: &str| read(Path::new("g.graph"), t.as_bytes()).unwrap_err().to_string();
+        let e = |t: &str| {
+            read(Path::new("g.graph"), t.as_bytes())
+                .unwrap_err()
+                .to_string()
+        };
         assert!(e("3 5\n2\n1\n\n").contains("declares 5 edges"));
         assert!(e("2 1\n2\n1\n2\n").contains("g.graph:4: more adjacency lines"));
         assert!(e("4 1\n2\n1\n").contains("declares 4 nodes"));

@@ -33,9 +33,7 @@ pub fn read(path: &Path, text: &[u8]) -> Result<(EdgeList, Option<String>)> {
         return Err(banner.error("missing '%%MatrixMarket' banner"));
     }
     if words.len() != 5 || words[1] != "matrix" {
-        return Err(banner.error(
-            "expected '%%MatrixMarket matrix coordinate FIELD SYMMETRY'",
-        ));
+        return Err(banner.error("expected '%%MatrixMarket matrix coordinate FIELD SYMMETRY'"));
     }
     if words[2] != "coordinate" {
         return Err(banner.error(format!(
@@ -134,7 +132,8 @@ pub fn read(path: &Path, text: &[u8]) -> Result<(EdgeList, Option<String>)> {
 mod tests {
     use super::*;
 
-    const SYM: &str = "%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n2 1 4\n3 3 1\n";
+    const SYM: &str =
+        "%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n2 1 4\n3 3 1\n";
 
     #[test]
     fn reads_symmetric_integer() {
@@ -147,7 +146,11 @@ mod tests {
 
     #[test]
     fn rejects_bad_matrices() {
-        let e = |t: &str| read(Path::new("m.mtx"), t.as_bytes()).unwrap_err().to_string();
+        let e = |t: &str| {
+            read(Path::new("m.mtx"), t.as_bytes())
+                .unwrap_err()
+                .to_string()
+        };
         assert!(e("3 3 1\n").contains("banner"));
         assert!(e("%%MatrixMarket matrix array real general\n").contains("coordinate"));
         let h = "%%MatrixMarket matrix coordinate integer general\n";

@@ -71,7 +71,10 @@ impl<E: Copy> GlobalLog<E> {
     /// If `i` is not below a version this thread has loaded.
     #[inline]
     pub fn get(&self, i: usize) -> E {
-        assert!(i < self.version.load(Ordering::Acquire), "log entry {i} not published");
+        assert!(
+            i < self.version.load(Ordering::Acquire),
+            "log entry {i} not published"
+        );
         let (k, off) = locate(i);
         // Relaxed is enough: the segment pointer was stored before the `version` Release store
         // that our Acquire load above observed.

@@ -125,6 +125,9 @@ impl Config for ObimConfig {
 /// A published level meaning "this worker has no current level".
 const IDLE: u64 = u64::MAX;
 
+/// Failed scans between two full rescans below the back-scan estimate.
+const FALLBACK_PERIOD: u32 = 16;
+
 pub struct Obim<T> {
     cfg: ObimConfig,
     layout: WorkerLayout,
@@ -189,6 +192,8 @@ pub struct ObimHandle<'s, T: Copy> {
     last_push: Option<(u64, *const Bag<T>)>,
     /// What this worker last published in `scan_start`.
     published: u64,
+    /// Consecutive slow pops that found nothing.
+    failed_scans: u32,
     stats: ObimStats,
 }
 
@@ -215,6 +220,7 @@ impl<T: Task> Scheduler<T> for Obim<T> {
             cur: None,
             last_push: None,
             published: IDLE,
+            failed_scans: 0,
             stats: ObimStats::default(),
         }
     }
@@ -296,7 +302,11 @@ impl<'s, T: Task> ObimHandle<'s, T> {
         let me = self.w.worker;
         let pkg = s.layout.package_of[me];
         let read = |w: usize| s.scan_start[w].load(Ordering::Relaxed);
-        let mut start = s.layout.members[pkg].iter().map(|&w| read(w)).min().unwrap_or(IDLE);
+        let mut start = s.layout.members[pkg]
+            .iter()
+            .map(|&w| read(w))
+            .min()
+            .unwrap_or(IDLE);
         if s.layout.is_leader(me) {
             for p in 0..s.layout.packages() {
                 start = start.min(read(s.layout.leader(p)));
@@ -315,16 +325,21 @@ impl<'s, T: Task> ObimHandle<'s, T> {
             0
         };
         let from = self.local.partition_point(|e| e.0 < start);
-        let found = self
-            .scan(from, self.local.len())
-            .or_else(|| {
-                if from > 0 {
-                    self.stats.fallback_scans += 1;
-                }
-                self.scan(0, from)
-            });
+        let found = self.scan(from, self.local.len()).or_else(|| {
+            // Levels below everyone's estimate are empty except in rare races (a chunk
+            // published after its pusher moved on), so the full rescan that guarantees no
+            // task is stranded runs on every FALLBACK_PERIOD-th failed scan only: an idle
+            // worker must not walk thousands of dead bags on every probe.
+            self.failed_scans += 1;
+            if from == 0 || !self.failed_scans.is_multiple_of(FALLBACK_PERIOD) {
+                return None;
+            }
+            self.stats.fallback_scans += 1;
+            self.scan(0, from)
+        });
         match found {
             Some((i, t)) => {
+                self.failed_scans = 0;
                 let e = self.local[i];
                 self.cur = Some(e);
                 self.publish(e.0);

@@ -1,0 +1,274 @@
+//! `ordo sssp` and `ordo bfs`.
+
+use crate::args::{InputArgs, RunArgs};
+use crate::error::{CliError, CliResult};
+use crate::load::{load, LoadedInput};
+use crate::run::{
+    exec_config, params_json, run_bfs, run_sssp, scheduler_config, stats_json, write_values,
+};
+use ordo_algos::{bfs, sssp};
+use ordo_graph::WeightSpec;
+use serde_json::json;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct SsspArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Source node, as the file numbers nodes (1-based for DIMACS/METIS/MTX) [default: first node]
+    #[arg(long)]
+    pub source: Option<u64>,
+    /// Priority shift for bucketing schedulers (obim): one bucket per 2^K distance units
+    /// [default: chosen from the graph's mean weight and degree]
+    #[arg(long, value_name = "K")]
+    pub delta: Option<u32>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct BfsArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Source node, as the file numbers nodes [default: first node]
+    #[arg(long)]
+    pub source: Option<u64>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+fn source_of(li: &LoadedInput, source: Option<u64>) -> CliResult<u32> {
+    let g = &li.graph;
+    if g.num_nodes() == 0 {
+        return Err(CliError::input("the graph has no nodes"));
+    }
+    match source {
+        None => Ok(0),
+        Some(id) => g.node_from_file_id(id).map_err(CliError::input),
+    }
+}
+
+fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
+    json!({
+        "app": app,
+        "graph": run_graph_name(li),
+        "format": li.format.name(),
+        "nodes": li.graph.num_nodes(),
+        "edges": li.graph.num_edges(),
+        "load_s": li.load_s,
+        "repeat": run.repeat,
+    })
+}
+
+fn run_graph_name(li: &LoadedInput) -> String {
+    li.graph_name.clone()
+}
+
+/// Notes go to stderr, so `--json` output on stdout stays one clean object.
+fn note(_run: &RunArgs, msg: &str) {
+    eprintln!("note: {msg}");
+}
+
+pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
+    let mut li = load(&a.input)?;
+    for n in &li.notes {
+        note(&a.run, n);
+    }
+    if !li.graph.is_weighted() {
+        let spec = WeightSpec::DEFAULT;
+        note(
+            &a.run,
+            &format!("the graph has no weights: using random weights {spec} (set with --weights)"),
+        );
+        li.graph.assign_weights(spec);
+        li.weights = Some(spec);
+    }
+    let src = source_of(&li, a.source)?;
+    let g = &li.graph;
+    let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
+    let sched = scheduler_config(&a.run, Some(delta))?;
+    let cfg = exec_config(&a.run)?;
+    let runs = run_sssp(g, src, &sched, &cfg, a.run.repeat)?;
+    let median = runs.median_time();
+    let verified = if a.run.no_verify {
+        None
+    } else {
+        let expected = sssp::dijkstra(g, src);
+        for r in &runs.results {
+            ordo_algos_compare(&r.dist, &expected, g)?;
+        }
+        Some(true)
+    };
+    let out = &runs.results[0];
+    let (reached, sum, max) = sssp::summarize(&out.dist);
+    if let Some(path) = &a.run.out {
+        write_values(g, path, &out.dist, |d| {
+            if d == sssp::UNREACHABLE {
+                "inf".into()
+            } else {
+                d.to_string()
+            }
+        })?;
+    }
+    let mut j = header("sssp", &li, &a.run);
+    let extra = json!({
+        "scheduler": sched.name(),
+        "scheduler_label": sched.label(),
+        "params": params_json(&sched),
+        "delta": sched.has_param("delta").then_some(delta),
+        "threads": cfg.threads,
+        "source": g.file_id(src),
+        "weights": li.weights.map(|w| w.to_string()),
+        "time_s": median.as_secs_f64(),
+        "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
+        "verified": verified,
+        "stats": stats_json(&runs.reports, median),
+        "stale_tasks": out.stats.stale_tasks,
+        "improving_relaxations": out.stats.improving_relaxations,
+        "edges_scanned": out.stats.edges_scanned,
+        "reached": reached,
+        "dist_sum": sum as u64,
+        "max_dist": max,
+    });
+    merge(&mut j, extra);
+    if a.run.json {
+        println!("{j}");
+    } else {
+        print_summary(
+            &j,
+            &[
+                ("reached", "reached"),
+                ("dist_sum", "dist_sum"),
+                ("max_dist", "max_dist"),
+            ],
+        );
+    }
+    Ok(())
+}
+
+pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
+    let li = load(&a.input)?;
+    for n in &li.notes {
+        note(&a.run, n);
+    }
+    let src = source_of(&li, a.source)?;
+    let g = &li.graph;
+    let sched = scheduler_config(&a.run, Some(0))?;
+    let cfg = exec_config(&a.run)?;
+    let runs = run_bfs(g, src, &sched, &cfg, a.run.repeat)?;
+    let median = runs.median_time();
+    let verified = if a.run.no_verify {
+        None
+    } else {
+        let expected = bfs::serial_bfs(g, src);
+        for r in &runs.results {
+            ordo_algos_compare(&r.level, &expected, g)?;
+        }
+        Some(true)
+    };
+    let out = &runs.results[0];
+    let (reached, sum, max) = bfs::summarize(&out.level);
+    if let Some(path) = &a.run.out {
+        write_values(g, path, &out.level, |l| {
+            if l == bfs::UNREACHED {
+                "inf".into()
+            } else {
+                l.to_string()
+            }
+        })?;
+    }
+    let mut j = header("bfs", &li, &a.run);
+    merge(
+        &mut j,
+        json!({
+            "scheduler": sched.name(),
+            "scheduler_label": sched.label(),
+            "params": params_json(&sched),
+            "threads": cfg.threads,
+            "source": g.file_id(src),
+            "time_s": median.as_secs_f64(),
+            "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
+            "verified": verified,
+            "stats": stats_json(&runs.reports, median),
+            "stale_tasks": out.stats.stale_tasks,
+            "reached": reached,
+            "level_sum": sum,
+            "max_level": max,
+        }),
+    );
+    if a.run.json {
+        println!("{j}");
+    } else {
+        print_summary(
+            &j,
+            &[
+                ("reached", "reached"),
+                ("level_sum", "level_sum"),
+                ("max_level", "max_level"),
+            ],
+        );
+    }
+    Ok(())
+}
+
+/// Compares with the oracle; a mismatch is exit status 1.
+fn ordo_algos_compare<V: PartialEq + Copy + std::fmt::Display>(
+    got: &[V],
+    expected: &[V],
+    g: &ordo_graph::Graph,
+) -> CliResult {
+    ordo_algos::compare(got, expected, |v| v.to_string(), |v| g.file_id(v)).map_err(CliError::input)
+}
+
+fn merge(a: &mut serde_json::Value, b: serde_json::Value) {
+    if let (Some(a), serde_json::Value::Object(b)) = (a.as_object_mut(), b) {
+        a.extend(b);
+    }
+}
+
+fn print_summary(j: &serde_json::Value, results: &[(&str, &str)]) {
+    let s = |k: &str| match &j[k] {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => "-".into(),
+        v => v.to_string(),
+    };
+    println!(
+        "{} on {} ({} nodes, {} arcs, loaded in {:.3} s)",
+        s("app"),
+        s("graph"),
+        s("nodes"),
+        s("edges"),
+        j["load_s"].as_f64().unwrap_or(0.0)
+    );
+    println!(
+        "  scheduler {}  threads {}  source {}{}",
+        s("scheduler_label"),
+        s("threads"),
+        s("source"),
+        match &j["weights"] {
+            serde_json::Value::String(w) => format!("  weights {w}"),
+            _ => String::new(),
+        }
+    );
+    let st = &j["stats"];
+    println!(
+        "  time {:.2} ms (median of {})  tasks {}  pushes {}  empty pops {}  stale {}",
+        j["time_s"].as_f64().unwrap_or(0.0) * 1e3,
+        s("repeat"),
+        st["tasks"],
+        st["pushes"],
+        st["empty_pops"],
+        s("stale_tasks")
+    );
+    let parts: Vec<String> = results
+        .iter()
+        .map(|(k, label)| format!("{label} {}", s(k)))
+        .collect();
+    println!("  {}", parts.join("  "));
+    println!(
+        "  verified: {}",
+        match j["verified"] {
+            serde_json::Value::Bool(true) => "yes (matches the serial oracle)",
+            _ => "skipped (--no-verify)",
+        }
+    );
+}

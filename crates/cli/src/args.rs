@@ -1,0 +1,59 @@
+//! The flags every subcommand shares (STYLE.md 16): input, then run.
+
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// Graph file: .gr (DIMACS), .txt (SNAP), .mtx, .graph (METIS), .el, .wel, .ordo; .gz is fine
+    pub graph: PathBuf,
+    /// Input format, overriding detection from the extension and content
+    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(ordo_graph::Format::NAMES))]
+    pub format: Option<String>,
+    /// Add the reverse of every arc (undirected view)
+    #[arg(long)]
+    pub symmetrize: bool,
+    /// Remove arcs from a node to itself
+    #[arg(long)]
+    pub drop_self_loops: bool,
+    /// Keep only the lightest of parallel arcs
+    #[arg(long)]
+    pub merge_parallel: bool,
+    /// Random integer weights lo:hi:seed (for unweighted inputs; replaces file weights)
+    #[arg(long, value_name = "LO:HI:SEED")]
+    pub weights: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Scheduler (see `ordo schedulers`)
+    #[arg(long, short = 's', default_value = "obim")]
+    pub scheduler: String,
+    /// Worker threads [default: all cores]
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+    /// Scheduler parameter key=value (repeatable), e.g. --param chunk=32
+    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Chunk size (shorthand for --param chunk=C)
+    #[arg(long, value_name = "C")]
+    pub chunk: Option<usize>,
+    /// Machine topology: auto, or PACKAGESxCORES (e.g. 2x4) to simulate sockets
+    #[arg(long, default_value = "auto")]
+    pub topology: String,
+    /// Do not pin worker threads to cores
+    #[arg(long)]
+    pub no_pin: bool,
+    /// Runs to time; the reported time is the median
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeat: u32,
+    /// Skip checking the result against the serial oracle
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Print one JSON object on stdout instead of the text summary
+    #[arg(long)]
+    pub json: bool,
+    /// Write `id value` per node to FILE (`inf` where unreachable)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}

@@ -1,0 +1,83 @@
+//! Loading the input graph with the shared input flags, with a progress bar on a terminal.
+
+use crate::args::InputArgs;
+use crate::error::{CliError, CliResult};
+use indicatif::{ProgressBar, ProgressStyle};
+use ordo_graph::{load_graph, BuildOptions, Format, Graph, LoadOptions, WeightSpec};
+use std::io::IsTerminal;
+use std::time::Instant;
+
+pub struct LoadedInput {
+    pub graph: Graph,
+    pub format: Format,
+    pub load_s: f64,
+    /// The weights spec applied, if any (printed with the results).
+    pub weights: Option<WeightSpec>,
+    pub notes: Vec<String>,
+    /// The file name, for reports.
+    pub graph_name: String,
+}
+
+pub fn load_options(a: &InputArgs) -> CliResult<LoadOptions> {
+    let format = match &a.format {
+        Some(f) => Some(Format::from_name(f).ok_or_else(|| {
+            CliError::usage(format!(
+                "unknown format '{f}'; valid: {}",
+                Format::NAMES.join(", ")
+            ))
+        })?),
+        None => None,
+    };
+    let weights = match &a.weights {
+        Some(w) => Some(w.parse::<WeightSpec>().map_err(CliError::usage)?),
+        None => None,
+    };
+    Ok(LoadOptions {
+        format,
+        build: BuildOptions {
+            symmetrize: a.symmetrize,
+            drop_self_loops: a.drop_self_loops,
+            merge_parallel: a.merge_parallel,
+            weights,
+        },
+    })
+}
+
+/// Large files show a progress bar, but only when stdout is a terminal.
+const PROGRESS_MIN_BYTES: u64 = 8 << 20;
+
+pub fn load(a: &InputArgs) -> CliResult<LoadedInput> {
+    let opts = load_options(a)?;
+    let size = std::fs::metadata(&a.graph).map(|m| m.len()).unwrap_or(0);
+    let bar = (std::io::stdout().is_terminal() && size >= PROGRESS_MIN_BYTES).then(|| {
+        let bar = ProgressBar::new(size);
+        bar.set_style(
+            ProgressStyle::with_template("loading {bar:40} {bytes}/{total_bytes} ({eta})")
+                .expect("valid template"),
+        );
+        bar
+    });
+    let start = Instant::now();
+    let mut tick = |done: u64, _total: u64| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    };
+    let progress: Option<ordo_graph::Progress<'_>> =
+        if bar.is_some() { Some(&mut tick) } else { None };
+    let loaded = load_graph(&a.graph, &opts, progress)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    Ok(LoadedInput {
+        graph: loaded.graph,
+        format: loaded.format,
+        load_s: start.elapsed().as_secs_f64(),
+        weights: opts.build.weights,
+        notes: loaded.notes,
+        graph_name: a.graph.file_name().map_or_else(
+            || a.graph.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+    })
+}

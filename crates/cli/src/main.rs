@@ -1,0 +1,76 @@
+//! `ordo`: parallel graph analytics on concurrent priority schedulers.
+
+mod apps;
+mod args;
+mod demo;
+mod error;
+mod load;
+mod run;
+mod tools;
+
+use clap::{Parser, Subcommand};
+use error::CliError;
+
+#[derive(Parser)]
+#[command(
+    name = "ordo",
+    version,
+    about = "Parallel graph analytics on relaxed concurrent priority schedulers",
+    after_help = "Examples:
+  ordo demo
+  ordo sssp USA-road-d.NY.gr.gz --threads 2 --scheduler obim --delta 12 --repeat 5
+  ordo bfs soc-Slashdot0902.txt.gz --json
+  ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
+  ordo info email-Enron.txt.gz
+  ordo convert USA-road-d.NY.gr.gz ny.ordo
+  ordo gen kronecker --scale 16 -o kron16.ordo
+  ordo schedulers
+
+Exit status: 0 success, 1 bad input or failed verification, 2 bad usage."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Single-source shortest paths (verified against serial Dijkstra)
+    Sssp(apps::SsspArgs),
+    /// Breadth-first search levels (verified against a queue BFS)
+    Bfs(apps::BfsArgs),
+    /// Describe a graph file
+    Info(tools::InfoArgs),
+    /// Convert a graph between formats (e.g. to ordo's fast binary format)
+    Convert(tools::ConvertArgs),
+    /// Generate a seeded synthetic graph
+    Gen(tools::GenArgs),
+    /// List the schedulers with their parameters and defaults
+    Schedulers {
+        #[arg(long)]
+        json: bool,
+    },
+    /// SSSP on the embedded Amsterdam road graph with several schedulers: a comparison table
+    Demo {
+        /// Runs per row; the median is shown
+        #[arg(long, default_value_t = 5)]
+        repeat: u32,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let res = match &cli.command {
+        Command::Sssp(a) => apps::sssp_cmd(a),
+        Command::Bfs(a) => apps::bfs_cmd(a),
+        Command::Info(a) => tools::info_cmd(a),
+        Command::Convert(a) => tools::convert_cmd(a),
+        Command::Gen(a) => tools::gen_cmd(a),
+        Command::Schedulers { json } => tools::schedulers_cmd(*json),
+        Command::Demo { repeat } => demo::demo_cmd((*repeat).max(1)),
+    };
+    if let Err(CliError { code, message }) = res {
+        eprintln!("ordo: error: {message}");
+        std::process::exit(code);
+    }
+}

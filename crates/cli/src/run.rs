@@ -1,0 +1,182 @@
+//! Running an application with the shared run flags: scheduler by name, repeats, median time,
+//! verification against the serial oracle, JSON or text output, and `--out`.
+
+use crate::args::RunArgs;
+use crate::error::{CliError, CliResult};
+use ordo_algos::{bfs, sssp};
+use ordo_exec::{ExecConfig, ExecError, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::{parse_param, Scheduler, SchedulerConfig, SchedulerVisitor, Topology};
+use std::time::Duration;
+
+/// The scheduler configuration from `--scheduler`, `--param`, `--chunk` and an app's delta.
+pub fn scheduler_config(a: &RunArgs, delta: Option<u32>) -> CliResult<SchedulerConfig> {
+    let mut params = Vec::new();
+    for p in &a.params {
+        params.push(parse_param(p).map_err(CliError::usage)?);
+    }
+    let mut cfg = SchedulerConfig::parse(&a.scheduler, &params).map_err(CliError::usage)?;
+    if let Some(c) = a.chunk {
+        cfg.set("chunk", &c.to_string()).map_err(CliError::usage)?;
+    }
+    if let Some(d) = delta {
+        let explicit = params.iter().any(|(k, _)| k == "delta");
+        if cfg.has_param("delta") && !explicit {
+            cfg.set("delta", &d.to_string()).map_err(CliError::usage)?;
+        }
+    }
+    Ok(cfg)
+}
+
+pub fn exec_config(a: &RunArgs) -> CliResult<ExecConfig> {
+    let topology: Topology = a.topology.parse().map_err(CliError::usage)?;
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 || threads > 4096 {
+        return Err(CliError::usage(format!(
+            "--threads {threads}: must be in 1..=4096"
+        )));
+    }
+    Ok(ExecConfig {
+        threads,
+        pin: !a.no_pin,
+        topology,
+        cancel: None,
+    })
+}
+
+/// Results of `repeat` runs of one application.
+pub struct Runs<R> {
+    pub results: Vec<R>,
+    pub reports: Vec<RunReport>,
+}
+
+impl<R> Runs<R> {
+    pub fn median_time(&self) -> Duration {
+        let mut t: Vec<Duration> = self.reports.iter().map(|r| r.time).collect();
+        t.sort();
+        t[t.len() / 2]
+    }
+}
+
+fn exec_error(e: ExecError) -> CliError {
+    CliError::input(e)
+}
+
+struct SsspOnce<'a> {
+    g: &'a Graph,
+    src: u32,
+    cfg: &'a ExecConfig,
+}
+
+impl SchedulerVisitor<sssp::SsspTask> for SsspOnce<'_> {
+    type Output = Result<sssp::SsspOutput, ExecError>;
+    fn visit<S: Scheduler<sssp::SsspTask>>(self, s: &S) -> Self::Output {
+        sssp::run(self.g, self.src, s, self.cfg)
+    }
+}
+
+struct BfsOnce<'a> {
+    g: &'a Graph,
+    src: u32,
+    cfg: &'a ExecConfig,
+}
+
+impl SchedulerVisitor<bfs::BfsTask> for BfsOnce<'_> {
+    type Output = Result<bfs::BfsOutput, ExecError>;
+    fn visit<S: Scheduler<bfs::BfsTask>>(self, s: &S) -> Self::Output {
+        bfs::run(self.g, self.src, s, self.cfg)
+    }
+}
+
+pub fn run_sssp(
+    g: &Graph,
+    src: u32,
+    sched: &SchedulerConfig,
+    cfg: &ExecConfig,
+    repeat: u32,
+) -> CliResult<Runs<sssp::SsspOutput>> {
+    let mut runs = Runs {
+        results: vec![],
+        reports: vec![],
+    };
+    for _ in 0..repeat {
+        let out = sched
+            .with(cfg.threads, &cfg.topology, SsspOnce { g, src, cfg })
+            .map_err(CliError::usage)?
+            .map_err(exec_error)?;
+        runs.reports.push(out.report.clone());
+        runs.results.push(out);
+    }
+    Ok(runs)
+}
+
+pub fn run_bfs(
+    g: &Graph,
+    src: u32,
+    sched: &SchedulerConfig,
+    cfg: &ExecConfig,
+    repeat: u32,
+) -> CliResult<Runs<bfs::BfsOutput>> {
+    let mut runs = Runs {
+        results: vec![],
+        reports: vec![],
+    };
+    for _ in 0..repeat {
+        let out = sched
+            .with(cfg.threads, &cfg.topology, BfsOnce { g, src, cfg })
+            .map_err(CliError::usage)?
+            .map_err(exec_error)?;
+        runs.reports.push(out.report.clone());
+        runs.results.push(out);
+    }
+    Ok(runs)
+}
+
+/// Writes `id value` lines with the file's ids; `show` renders a value.
+pub fn write_values<V: Copy>(
+    g: &Graph,
+    path: &std::path::Path,
+    values: &[V],
+    show: impl Fn(V) -> String,
+) -> CliResult {
+    use std::io::Write;
+    let f = std::fs::File::create(path)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    let mut w = std::io::BufWriter::new(f);
+    for (v, &x) in values.iter().enumerate() {
+        writeln!(w, "{} {}", g.file_id(v as u32), show(x))
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    }
+    w.flush()
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
+/// The scheduler's parameters as a JSON object.
+pub fn params_json(sched: &SchedulerConfig) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    for p in sched.params() {
+        m.insert(p.key.to_string(), serde_json::Value::String(p.default));
+    }
+    serde_json::Value::Object(m)
+}
+
+pub fn stats_json(reports: &[RunReport], median: Duration) -> serde_json::Value {
+    // Report the counts of the run whose time is the median.
+    let r = reports
+        .iter()
+        .find(|r| r.time == median)
+        .unwrap_or(&reports[0]);
+    let mut sched = serde_json::Map::new();
+    for (k, v) in &r.scheduler.0 {
+        sched.insert(k.to_string(), (*v).into());
+    }
+    serde_json::json!({
+        "tasks": r.total.tasks,
+        "pushes": r.total.pushes,
+        "pops": r.total.pops,
+        "empty_pops": r.total.empty_pops,
+        "scheduler": sched,
+    })
+}

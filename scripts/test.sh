@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Every check ordo has: formatting, clippy (warnings are errors), the whole test suite in
+# release mode, and the loom model checks of the lock-free protocols.
+# Tests that need the shared real graphs look in $ORDO_DATA or ../shared/data and skip with a
+# message when they are absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null; then
+    echo "cargo not found: install Rust from https://rustup.rs" >&2
+    exit 1
+fi
+for component in rustfmt clippy; do
+    if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+        rustup component add "$component"
+    fi
+done
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --release -- -D warnings
+echo "== cargo test (release)"
+cargo test --workspace --release
+echo "== loom model checks (obim global log, chunk lists, termination)"
+export RUSTFLAGS="--cfg loom"
+export CARGO_TARGET_DIR=target/loom
+cargo test --release -p ordo-sched --test loom_obim
+cargo test --release -p ordo-exec --test loom_termination
