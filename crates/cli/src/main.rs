@@ -44,7 +44,8 @@ enum Command {
     /// Convert a graph between formats (e.g. to ordo's fast binary format)
     Convert(tools::ConvertArgs),
     /// Generate a seeded synthetic graph
-    Gen(tools::GenArgs),
+    #[command(subcommand)]
+    Gen(tools::GenKind),
     /// List the schedulers with their parameters and defaults
     Schedulers {
         #[arg(long)]

@@ -127,35 +127,9 @@ fn parse_format(f: Option<&str>) -> CliResult<Option<Format>> {
     .transpose()
 }
 
-#[derive(Debug, Clone, clap::Subcommand)]
-pub enum GenKind {
-    /// Graph500 Kronecker graph (A=.57, B=C=.19): 2^scale nodes, edge-factor * 2^scale arcs
-    Kronecker {
-        #[arg(long)]
-        scale: u32,
-        #[arg(long, default_value_t = 16)]
-        edge_factor: u32,
-    },
-    /// Uniform random graph with the given numbers of nodes and arcs
-    Uniform {
-        #[arg(long)]
-        nodes: u64,
-        #[arg(long)]
-        edges: u64,
-    },
-    /// Road-like grid with coordinates and Euclidean weights
-    Road {
-        #[arg(long)]
-        width: u32,
-        #[arg(long)]
-        height: u32,
-    },
-}
-
+/// Flags every generator takes.
 #[derive(Debug, Clone, clap::Args)]
-pub struct GenArgs {
-    #[command(subcommand)]
-    pub kind: GenKind,
+pub struct GenCommon {
     /// Output file (.ordo, .gr, .el, .wel, optionally .gz)
     #[arg(long, short = 'o')]
     pub output: PathBuf,
@@ -170,7 +144,43 @@ pub struct GenArgs {
     pub weights: Option<String>,
 }
 
-pub fn gen_cmd(a: &GenArgs) -> CliResult {
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum GenKind {
+    /// Graph500 Kronecker graph (A=.57, B=C=.19): 2^scale nodes, edge-factor * 2^scale arcs
+    Kronecker {
+        #[arg(long)]
+        scale: u32,
+        #[arg(long, default_value_t = 16)]
+        edge_factor: u32,
+        #[command(flatten)]
+        common: GenCommon,
+    },
+    /// Uniform random graph with the given numbers of nodes and arcs
+    Uniform {
+        #[arg(long)]
+        nodes: u64,
+        #[arg(long)]
+        edges: u64,
+        #[command(flatten)]
+        common: GenCommon,
+    },
+    /// Road-like grid with coordinates and Euclidean weights
+    Road {
+        #[arg(long)]
+        width: u32,
+        #[arg(long)]
+        height: u32,
+        #[command(flatten)]
+        common: GenCommon,
+    },
+}
+
+pub fn gen_cmd(kind: &GenKind) -> CliResult {
+    let a = match kind {
+        GenKind::Kronecker { common, .. }
+        | GenKind::Uniform { common, .. }
+        | GenKind::Road { common, .. } => common,
+    };
     let weights = match &a.weights {
         Some(w) => Some(w.parse::<WeightSpec>().map_err(CliError::usage)?),
         None => None,
@@ -180,12 +190,12 @@ pub fn gen_cmd(a: &GenArgs) -> CliResult {
         weights,
         ..Default::default()
     };
-    let g: Graph = match &a.kind {
-        GenKind::Kronecker { scale, edge_factor } => {
-            gen::kronecker(*scale, *edge_factor, a.seed, &opts)
-        }
-        GenKind::Uniform { nodes, edges } => gen::uniform_random(*nodes, *edges, a.seed, &opts),
-        GenKind::Road { width, height } => gen::road_grid(*width, *height, a.seed, &opts),
+    let g: Graph = match kind {
+        GenKind::Kronecker {
+            scale, edge_factor, ..
+        } => gen::kronecker(*scale, *edge_factor, a.seed, &opts),
+        GenKind::Uniform { nodes, edges, .. } => gen::uniform_random(*nodes, *edges, a.seed, &opts),
+        GenKind::Road { width, height, .. } => gen::road_grid(*width, *height, a.seed, &opts),
     }
     .map_err(CliError::usage)?;
     let fmt = write_graph(&g, &a.output, None)?;

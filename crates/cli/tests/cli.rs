@@ -1,0 +1,310 @@
+//! The `ordo` binary end to end: JSON output, exit codes (0 / 1 bad input / 2 usage), `--out`,
+//! conversion to the binary format, generators, the demo.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ordo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args(args)
+        .output()
+        .expect("run ordo")
+}
+
+fn shared(name: &str) -> Option<String> {
+    let dir = std::env::var_os("ORDO_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let p = dir.join(name);
+    if p.is_file() {
+        Some(p.to_string_lossy().into_owned())
+    } else {
+        eprintln!("SKIP: shared graph {name} not found");
+        None
+    }
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("ordo-cli-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "ordo failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object on stdout")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A small embedded-size road graph: the demo's data file.
+fn amsterdam() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/osm-amsterdam.gr.gz")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn sssp_json_has_every_field_and_agrees_across_schedulers() {
+    let g = amsterdam();
+    let mut sums = vec![];
+    for args in [
+        vec!["--scheduler", "serial", "--threads", "1"],
+        vec!["--scheduler", "obim", "--threads", "2", "--repeat", "3"],
+        vec![
+            "--scheduler",
+            "obim",
+            "--threads",
+            "8",
+            "--delta",
+            "0",
+            "--chunk",
+            "8",
+        ],
+        vec!["--scheduler", "fifo", "--threads", "2", "--topology", "2x4"],
+    ] {
+        let mut a = vec!["sssp", g.as_str(), "--json"];
+        a.extend(args);
+        let j = json(&ordo(&a));
+        for key in [
+            "app",
+            "scheduler",
+            "threads",
+            "nodes",
+            "edges",
+            "load_s",
+            "time_s",
+            "verified",
+            "stats",
+            "reached",
+            "dist_sum",
+            "max_dist",
+        ] {
+            assert!(!j[key].is_null(), "missing {key} in {j}");
+        }
+        for key in ["tasks", "pushes", "pops", "empty_pops"] {
+            assert!(j["stats"][key].is_u64(), "missing stats.{key}");
+        }
+        assert_eq!(j["verified"], true);
+        assert_eq!(j["nodes"], 68_213);
+        sums.push((
+            j["reached"].clone(),
+            j["dist_sum"].clone(),
+            j["max_dist"].clone(),
+        ));
+    }
+    assert!(sums.windows(2).all(|w| w[0] == w[1]), "{sums:?}");
+}
+
+#[test]
+fn bfs_json_and_out_file() {
+    let g = amsterdam();
+    let out = tmp("levels.txt");
+    let j = json(&ordo(&[
+        "bfs",
+        &g,
+        "--json",
+        "--threads",
+        "2",
+        "--source",
+        "5",
+        "--out",
+        &out,
+    ]));
+    for key in ["reached", "level_sum", "max_level", "verified"] {
+        assert!(!j[key].is_null(), "missing {key}");
+    }
+    assert_eq!(j["source"], 5);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 68_213);
+    assert_eq!(
+        lines[4], "5 0",
+        "DIMACS ids are 1-based; the source has level 0"
+    );
+    assert!(lines[0].starts_with("1 "));
+}
+
+#[test]
+fn unreachable_nodes_print_inf() {
+    let p = tmp("two.el");
+    std::fs::write(&p, "0 1\n2 3\n").unwrap();
+    let out = tmp("two.out");
+    let j = json(&ordo(&[
+        "sssp",
+        &p,
+        "--json",
+        "--out",
+        &out,
+        "--threads",
+        "1",
+    ]));
+    assert_eq!(j["reached"], 2);
+    assert_eq!(
+        j["weights"], "1:255:1",
+        "unweighted input gets the documented default weights"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("2 inf") && text.contains("0 0"), "{text}");
+}
+
+#[test]
+fn exit_codes_and_one_line_errors() {
+    let g = amsterdam();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["sssp", "/no/such/file.gr"], 1, "/no/such/file.gr"),
+        (
+            &["sssp", &g, "--scheduler", "nope"],
+            2,
+            "valid schedulers: obim",
+        ),
+        (
+            &["sssp", &g, "--param", "chunkk=3"],
+            2,
+            "valid parameters: chunk, delta",
+        ),
+        (&["sssp", &g, "--param", "chunk"], 2, "expected key=value"),
+        (
+            &["sssp", &g, "--scheduler", "serial", "--threads", "2"],
+            2,
+            "exactly 1 thread",
+        ),
+        (
+            &["sssp", &g, "--source", "0"],
+            1,
+            "out of range: this graph's ids run from 1 to 68213",
+        ),
+        (&["sssp", &g, "--source", "68214"], 1, "out of range"),
+        (&["sssp", &g, "--weights", "9:1:0"], 2, "bad weight spec"),
+        (&["sssp", &g, "--topology", "2y4"], 2, "bad topology"),
+        (&["sssp", &g, "--threads", "0"], 2, "--threads 0"),
+        (&["sssp"], 2, "GRAPH"),
+        (&["frobnicate"], 2, "unrecognized subcommand"),
+    ];
+    for &(args, code, want) in cases {
+        let out = ordo(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(want),
+            "{args:?}: stderr '{err}' lacks '{want}'"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+    let bad = tmp("bad.gr");
+    std::fs::write(&bad, "p sp 3 1\na 1 5 2\n").unwrap();
+    let out = ordo(&["sssp", &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("bad.gr:2: node id 5 is out of range"), "{err}");
+}
+
+#[test]
+fn convert_to_binary_and_back_gives_the_same_answers() {
+    let g = amsterdam();
+    let bin = tmp("ams.ordo");
+    let out = ordo(&["convert", &g, &bin]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let a = json(&ordo(&["sssp", &g, "--json", "--source", "100"]));
+    let b = json(&ordo(&["sssp", &bin, "--json", "--source", "100"]));
+    assert_eq!(a["dist_sum"], b["dist_sum"]);
+    assert_eq!(b["format"], "ordo");
+    let info = json(&ordo(&["info", &bin, "--json"]));
+    assert_eq!(info["nodes"], 68_213);
+    assert_eq!(info["first_id"], 1);
+}
+
+#[test]
+fn generators_are_reproducible() {
+    let (a, b) = (tmp("k1.el"), tmp("k2.el"));
+    for p in [&a, &b] {
+        let out = ordo(&["gen", "kronecker", "--scale", "10", "-o", p, "--seed", "3"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let r = tmp("road.gr");
+    assert!(
+        ordo(&["gen", "road", "--width", "30", "--height", "20", "-o", &r])
+            .status
+            .success()
+    );
+    let j = json(&ordo(&["sssp", &r, "--json", "--threads", "2"]));
+    assert_eq!(j["reached"], 600);
+    let u = tmp("u.wel");
+    let out = ordo(&[
+        "gen",
+        "uniform",
+        "--nodes",
+        "100",
+        "--edges",
+        "300",
+        "--weights",
+        "1:9:2",
+        "-o",
+        &u,
+    ]);
+    assert!(out.status.success());
+    assert_eq!(json(&ordo(&["info", &u, "--json"]))["edges"], 300);
+}
+
+#[test]
+fn schedulers_lists_every_scheduler_with_defaults() {
+    let out = ordo(&["schedulers", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = j
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["obim", "serial", "fifo", "lifo"]);
+    assert_eq!(j[0]["params"][0]["key"], "chunk");
+    assert_eq!(j[0]["params"][0]["default"], "64");
+}
+
+#[test]
+fn real_graph_runs_verified() {
+    let Some(ny) = shared("USA-road-d.NY.gr.gz") else {
+        return;
+    };
+    let j = json(&ordo(&["sssp", &ny, "--json", "--threads", "2"]));
+    assert_eq!(j["verified"], true);
+    assert_eq!(j["reached"], 264_346);
+    let Some(sd) = shared("soc-Slashdot0902.txt.gz") else {
+        return;
+    };
+    let j = json(&ordo(&[
+        "bfs",
+        &sd,
+        "--json",
+        "--threads",
+        "2",
+        "--scheduler",
+        "obim",
+    ]));
+    assert_eq!(j["verified"], true);
+}
+
+#[test]
+fn demo_prints_a_verified_table() {
+    let out = ordo(&["demo", "--repeat", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("scheduler") && text.contains("verified"));
+    assert!(!text.contains(" NO"), "{text}");
+    assert!(
+        text.lines()
+            .filter(|l| l.trim_end().ends_with("yes"))
+            .count()
+            >= 5,
+        "{text}"
+    );
+}
