@@ -5,7 +5,17 @@ use ordo_algos::{bfs, sssp};
 use ordo_exec::ExecConfig;
 use ordo_graph::{BuildOptions, EdgeList, Graph, IdBase};
 use ordo_sched::obim::{Obim, ObimConfig};
+use ordo_sched::{Scheduler, SchedulerConfig, SchedulerVisitor};
 use proptest::prelude::*;
+
+struct Dist<'a>(&'a Graph, &'a ExecConfig);
+
+impl SchedulerVisitor<sssp::SsspTask> for Dist<'_> {
+    type Output = Vec<u64>;
+    fn visit<S: Scheduler<sssp::SsspTask>>(self, s: &S) -> Vec<u64> {
+        sssp::run(self.0, 0, s, self.1).unwrap().dist
+    }
+}
 
 fn graph(n: u32, edges: &[(u32, u32, u32)]) -> Graph {
     let mut el = EdgeList::with_capacity(n, edges.len(), true);
@@ -52,6 +62,15 @@ proptest! {
         for v in 0..g.num_nodes() {
             prop_assert!(d[v] == sssp::UNREACHABLE || tight[v]);
         }
+        prop_assert!(sssp::verify(&g, 0, &d).is_ok());
+    }
+
+    #[test]
+    fn unordered_bags_give_exact_distances(g in arb_graph(), threads in 1usize..5, lifo in any::<bool>()) {
+        let cfg = ExecConfig::new(threads);
+        let name = if lifo { "lifo" } else { "fifo" };
+        let sched = SchedulerConfig::parse(name, &[("chunk".into(), "3".into())]).unwrap();
+        let d = sched.with(threads, &cfg.topology, Dist(&g, &cfg)).unwrap();
         prop_assert!(sssp::verify(&g, 0, &d).is_ok());
     }
 
