@@ -90,6 +90,33 @@ impl SchedulerVisitor<bfs::BfsTask> for BfsOnce<'_> {
     }
 }
 
+/// Runs an application `repeat` times on fresh schedulers built from `sched`.
+fn run_repeated<T, V, O>(
+    sched: &SchedulerConfig,
+    cfg: &ExecConfig,
+    repeat: u32,
+    visitor: impl Fn() -> V,
+    report: impl Fn(&O) -> &RunReport,
+) -> CliResult<Runs<O>>
+where
+    T: ordo_sched::Task,
+    V: SchedulerVisitor<T, Output = Result<O, ExecError>>,
+{
+    let mut runs = Runs {
+        results: vec![],
+        reports: vec![],
+    };
+    for _ in 0..repeat {
+        let out = sched
+            .with(cfg.threads, &cfg.topology, visitor())
+            .map_err(CliError::usage)?
+            .map_err(exec_error)?;
+        runs.reports.push(report(&out).clone());
+        runs.results.push(out);
+    }
+    Ok(runs)
+}
+
 pub fn run_sssp(
     g: &Graph,
     src: u32,
@@ -97,19 +124,13 @@ pub fn run_sssp(
     cfg: &ExecConfig,
     repeat: u32,
 ) -> CliResult<Runs<sssp::SsspOutput>> {
-    let mut runs = Runs {
-        results: vec![],
-        reports: vec![],
-    };
-    for _ in 0..repeat {
-        let out = sched
-            .with(cfg.threads, &cfg.topology, SsspOnce { g, src, cfg })
-            .map_err(CliError::usage)?
-            .map_err(exec_error)?;
-        runs.reports.push(out.report.clone());
-        runs.results.push(out);
-    }
-    Ok(runs)
+    run_repeated(
+        sched,
+        cfg,
+        repeat,
+        || SsspOnce { g, src, cfg },
+        |o| &o.report,
+    )
 }
 
 pub fn run_bfs(
@@ -119,19 +140,13 @@ pub fn run_bfs(
     cfg: &ExecConfig,
     repeat: u32,
 ) -> CliResult<Runs<bfs::BfsOutput>> {
-    let mut runs = Runs {
-        results: vec![],
-        reports: vec![],
-    };
-    for _ in 0..repeat {
-        let out = sched
-            .with(cfg.threads, &cfg.topology, BfsOnce { g, src, cfg })
-            .map_err(CliError::usage)?
-            .map_err(exec_error)?;
-        runs.reports.push(out.report.clone());
-        runs.results.push(out);
-    }
-    Ok(runs)
+    run_repeated(
+        sched,
+        cfg,
+        repeat,
+        || BfsOnce { g, src, cfg },
+        |o| &o.report,
+    )
 }
 
 /// Writes `id value` lines with the file's ids; `show` renders a value.
