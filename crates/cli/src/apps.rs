@@ -18,7 +18,7 @@ pub struct SsspArgs {
     #[arg(long)]
     pub source: Option<u64>,
     /// Priority shift for bucketing schedulers (obim): one bucket per 2^K distance units
-    /// [default: chosen from the graph's mean weight and degree]
+    /// [default: log2(max weight / mean degree) of the graph]
     #[arg(long, value_name = "K")]
     pub delta: Option<u32>,
     #[command(flatten)]
@@ -50,7 +50,7 @@ fn source_of(li: &LoadedInput, source: Option<u64>) -> CliResult<u32> {
 fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
     json!({
         "app": app,
-        "graph": run_graph_name(li),
+        "graph": li.graph_name,
         "format": li.format.name(),
         "nodes": li.graph.num_nodes(),
         "edges": li.graph.num_edges(),
@@ -59,26 +59,21 @@ fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
     })
 }
 
-fn run_graph_name(li: &LoadedInput) -> String {
-    li.graph_name.clone()
-}
-
 /// Notes go to stderr, so `--json` output on stdout stays one clean object.
-fn note(_run: &RunArgs, msg: &str) {
+fn note(msg: &str) {
     eprintln!("note: {msg}");
 }
 
 pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     let mut li = load(&a.input)?;
     for n in &li.notes {
-        note(&a.run, n);
+        note(n);
     }
     if !li.graph.is_weighted() {
         let spec = WeightSpec::DEFAULT;
-        note(
-            &a.run,
-            &format!("the graph has no weights: using random weights {spec} (set with --weights)"),
-        );
+        note(&format!(
+            "the graph has no weights: using random weights {spec} (set with --weights)"
+        ));
         li.graph.assign_weights(spec);
         li.weights = Some(spec);
     }
@@ -94,7 +89,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     } else {
         let expected = sssp::dijkstra(g, src);
         for r in &runs.results {
-            ordo_algos_compare(&r.dist, &expected, g)?;
+            verify_against(&r.dist, &expected, g)?;
         }
         Some(true)
     };
@@ -148,7 +143,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
 pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let li = load(&a.input)?;
     for n in &li.notes {
-        note(&a.run, n);
+        note(n);
     }
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
@@ -161,7 +156,7 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     } else {
         let expected = bfs::serial_bfs(g, src);
         for r in &runs.results {
-            ordo_algos_compare(&r.level, &expected, g)?;
+            verify_against(&r.level, &expected, g)?;
         }
         Some(true)
     };
@@ -211,7 +206,7 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
 }
 
 /// Compares with the oracle; a mismatch is exit status 1.
-fn ordo_algos_compare<V: PartialEq + Copy + std::fmt::Display>(
+fn verify_against<V: PartialEq + Copy + std::fmt::Display>(
     got: &[V],
     expected: &[V],
     g: &ordo_graph::Graph,

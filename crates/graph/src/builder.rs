@@ -18,6 +18,13 @@ pub struct BuildOptions {
     pub weights: Option<WeightSpec>,
 }
 
+impl BuildOptions {
+    /// Whether these options change a graph as stored (so a binary input must be rebuilt).
+    pub fn changes_graph(&self) -> bool {
+        self.symmetrize || self.drop_self_loops || self.merge_parallel || self.weights.is_some()
+    }
+}
+
 /// Arcs as read from a file, before CSR construction. Node ids are already 0-based and `< n`.
 #[derive(Debug, Clone, Default)]
 pub struct EdgeList {

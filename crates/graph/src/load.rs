@@ -30,10 +30,7 @@ pub fn load_graph(
     progress: Option<Progress<'_>>,
 ) -> Result<Loaded> {
     let by_name = opts.format.or_else(|| Format::from_extension(path));
-    let rebuild = opts.build.symmetrize
-        || opts.build.drop_self_loops
-        || opts.build.merge_parallel
-        || opts.build.weights.is_some();
+    let rebuild = opts.build.changes_graph();
     if by_name == Some(Format::Binary) || (by_name.is_none() && sniff_binary(path)?) {
         let g = binary::load(path)?;
         let g = if rebuild {
@@ -65,10 +62,7 @@ fn parse_text(
     by_name: Option<Format>,
     opts: &LoadOptions,
 ) -> Result<Loaded> {
-    let rebuild = opts.build.symmetrize
-        || opts.build.drop_self_loops
-        || opts.build.merge_parallel
-        || opts.build.weights.is_some();
+    let rebuild = opts.build.changes_graph();
     let format = by_name.unwrap_or_else(|| Format::sniff(&text));
     let mut notes = Vec::new();
     let (edges, base) = match format {

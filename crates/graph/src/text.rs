@@ -88,7 +88,6 @@ impl<'a> Line<'a> {
         Tokens {
             rest: self.bytes,
             line: *self,
-            index: 0,
         }
     }
 
@@ -101,7 +100,6 @@ impl<'a> Line<'a> {
 pub struct Tokens<'a> {
     rest: &'a [u8],
     line: Line<'a>,
-    index: usize,
 }
 
 impl<'a> Tokens<'a> {
@@ -112,7 +110,6 @@ impl<'a> Tokens<'a> {
         let rest = &self.rest[start..];
         let end = rest.iter().position(|b| is_space(*b)).unwrap_or(rest.len());
         self.rest = &rest[end..];
-        self.index += 1;
         Some(&rest[..end])
     }
 

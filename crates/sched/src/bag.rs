@@ -207,6 +207,8 @@ impl<T: Copy + Send> Bag<T> {
             .map(|k| (w.list + k) % lists)
             .find(|&p| self.lists[p].len_hint() > 0)?;
         let flag = &shared.hunting[w.list];
+        // The flag is a try-lock over a policy, not over data (the lists have their own
+        // mutexes): Acquire/Release only keep the hunts of one package from overlapping.
         if flag
             .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
             .is_err()

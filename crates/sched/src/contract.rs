@@ -91,6 +91,8 @@ impl HandleClaims {
                 self.0.len()
             )
         });
+        // Acquire pairs with the Release in `release`: a new handle for this worker sees
+        // every write the previous one made to the worker's private slots.
         assert!(
             !slot.swap(true, Ordering::Acquire),
             "the handle of worker {worker} is already taken"
@@ -98,6 +100,7 @@ impl HandleClaims {
     }
 
     pub fn release(&self, worker: usize) {
+        // Release: publishes the dropped handle's writes to the next claimant (see `claim`).
         self.0[worker].store(false, std::sync::atomic::Ordering::Release);
     }
 }

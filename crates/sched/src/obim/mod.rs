@@ -11,8 +11,8 @@
 //! * **Back-scan prevention**: every worker publishes the level it works on. A worker whose bag
 //!   ran dry starts its scan at the earliest level published in its package, and a package
 //!   leader also looks at the other packages' leaders, instead of scanning from the lowest
-//!   level ever created. If that scan finds nothing the worker scans the rest, so no task is
-//!   ever stranded below everyone's estimate.
+//!   level ever created. If that scan finds nothing, every 16th such failure also scans the
+//!   levels below the estimate, so no task is ever stranded there.
 //!
 //! Variants (seed 002 Table 2): `dmb` (distributed bags, back-scan prevention; the default and
 //! the real obim), `dmn` (no back-scan prevention), `cmb` and `cmn` (one centralized chunk list
