@@ -31,6 +31,7 @@ const EDGES: usize = 2;
 
 /// "Node `node` was reached at distance `dist`."
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
 pub struct SsspTask {
     pub node: u32,
     pub dist: u64,

@@ -81,7 +81,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     let g = &li.graph;
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
     let sched = scheduler_config(&a.run, Some(delta))?;
-    let cfg = exec_config(&a.run)?;
+    let cfg = exec_config(&a.run, &sched)?;
     let runs = run_sssp(g, src, &sched, &cfg, a.run.repeat)?;
     let median = runs.median_time();
     let verified = if a.run.no_verify {
@@ -148,7 +148,7 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
     let sched = scheduler_config(&a.run, Some(0))?;
-    let cfg = exec_config(&a.run)?;
+    let cfg = exec_config(&a.run, &sched)?;
     let runs = run_bfs(g, src, &sched, &cfg, a.run.repeat)?;
     let median = runs.median_time();
     let verified = if a.run.no_verify {

@@ -28,11 +28,14 @@ pub fn scheduler_config(a: &RunArgs, delta: Option<u32>) -> CliResult<SchedulerC
     Ok(cfg)
 }
 
-pub fn exec_config(a: &RunArgs) -> CliResult<ExecConfig> {
+/// The executor configuration; without `--threads`, every core (or the scheduler's maximum, so
+/// `--scheduler serial` needs no `--threads 1`).
+pub fn exec_config(a: &RunArgs, sched: &SchedulerConfig) -> CliResult<ExecConfig> {
     let topology: Topology = a.topology.parse().map_err(CliError::usage)?;
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = a.threads.unwrap_or_else(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        sched.max_workers().map_or(cores, |m| m.min(cores))
+    });
     if threads == 0 || threads > 4096 {
         return Err(CliError::usage(format!(
             "--threads {threads}: must be in 1..=4096"

@@ -57,6 +57,8 @@ fn sssp_json_has_every_field_and_agrees_across_schedulers() {
     let mut sums = vec![];
     for args in [
         vec!["--scheduler", "serial", "--threads", "1"],
+        // Without --threads, serial runs on its one thread rather than failing.
+        vec!["--scheduler", "serial"],
         vec!["--scheduler", "obim", "--threads", "2", "--repeat", "3"],
         vec![
             "--scheduler",

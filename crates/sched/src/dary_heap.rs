@@ -1,9 +1,23 @@
 //! A sequential d-ary min-heap of (priority, task) (d = 4 by default: shallower than a binary
 //! heap and its children share a cache line).
 
-#[derive(Debug, Clone)]
+/// A heap entry packed to 4-byte alignment, so a 12-byte task makes a 20-byte entry, not 24.
+#[repr(C, packed(4))]
+struct Entry<T> {
+    priority: u64,
+    task: T,
+}
+
+impl<T: Copy> Clone for Entry<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Copy> Copy for Entry<T> {}
+
 pub struct DaryHeap<T, const D: usize = 4> {
-    items: Vec<(u64, T)>,
+    items: Vec<Entry<T>>,
 }
 
 impl<T: Copy, const D: usize> Default for DaryHeap<T, D> {
@@ -31,53 +45,78 @@ impl<T: Copy, const D: usize> DaryHeap<T, D> {
     /// The smallest priority, if any.
     #[inline]
     pub fn peek_priority(&self) -> Option<u64> {
-        self.items.first().map(|e| e.0)
+        self.items.first().map(|e| e.priority)
     }
 
     #[inline]
     pub fn push(&mut self, priority: u64, task: T) {
-        let mut i = self.items.len();
-        self.items.push((priority, task));
-        while i > 0 {
-            let parent = (i - 1) / D;
-            if self.items[parent].0 <= priority {
-                break;
-            }
-            self.items[i] = self.items[parent];
-            i = parent;
-        }
-        self.items[i] = (priority, task);
+        let i = self.items.len();
+        let e = Entry { priority, task };
+        self.items.push(e);
+        self.sift_up(i, e);
     }
 
+    /// Puts `entry` at hole `i` or above it, moving larger parents down.
+    #[inline]
+    fn sift_up(&mut self, mut i: usize, entry: Entry<T>) {
+        let items = &mut self.items[..];
+        while i > 0 {
+            let parent = (i - 1) / D;
+            if { items[parent].priority } <= { entry.priority } {
+                break;
+            }
+            items[i] = items[parent];
+            i = parent;
+        }
+        items[i] = entry;
+    }
+
+    /// Removes the smallest entry.
+    ///
+    /// Bottom-up deletion (Wegener; what `std`'s `BinaryHeap::pop` does): the hole left by the
+    /// top walks down to a leaf along the smallest children, then the last entry sifts up from
+    /// there. The last entry almost always belongs near the bottom, so this saves a comparison
+    /// per level against sifting it down from the root.
     #[inline]
     pub fn pop(&mut self) -> Option<(u64, T)> {
         let last = self.items.pop()?;
         if self.items.is_empty() {
-            return Some(last);
+            return Some((last.priority, last.task));
         }
         let top = self.items[0];
         let n = self.items.len();
-        let mut i = 0;
+        let items = &mut self.items[..];
+        let mut hole = 0;
         loop {
-            let first = i * D + 1;
-            if first >= n {
-                break;
-            }
-            let end = (first + D).min(n);
-            let mut best = first;
-            for c in first + 1..end {
-                if self.items[c].0 < self.items[best].0 {
-                    best = c;
+            let first = hole * D + 1;
+            if first + D <= n {
+                // All D children exist: no bound checks inside.
+                let kids = &items[first..first + D];
+                let mut best = 0;
+                for (c, kid) in kids.iter().enumerate().skip(1) {
+                    if { kid.priority } < { kids[best].priority } {
+                        best = c;
+                    }
                 }
-            }
-            if self.items[best].0 >= last.0 {
+                items[hole] = kids[best];
+                hole = first + best;
+            } else {
+                if first < n {
+                    let kids = &items[first..n];
+                    let mut best = 0;
+                    for (c, kid) in kids.iter().enumerate().skip(1) {
+                        if { kid.priority } < { kids[best].priority } {
+                            best = c;
+                        }
+                    }
+                    items[hole] = kids[best];
+                    hole = first + best;
+                }
                 break;
             }
-            self.items[i] = self.items[best];
-            i = best;
         }
-        self.items[i] = last;
-        Some(top)
+        self.sift_up(hole, last);
+        Some((top.priority, top.task))
     }
 }
 

@@ -97,6 +97,14 @@ impl SchedulerConfig {
         }
     }
 
+    /// The most workers the scheduler supports, if it is limited.
+    pub fn max_workers(&self) -> Option<usize> {
+        match self {
+            SchedulerConfig::Serial(_) => Some(1),
+            _ => None,
+        }
+    }
+
     /// Whether the scheduler has parameter `key`.
     pub fn has_param(&self, key: &str) -> bool {
         self.params().iter().any(|p| p.key == key)
