@@ -72,12 +72,13 @@ pub fn run<S: Scheduler<BfsTask>>(
                 match slot.compare_exchange_weak(cur, next, Ordering::Relaxed, Ordering::Relaxed) {
                     Ok(_) => {
                         improved += 1;
-                        ctx.push(
+                        ctx.push_owned(
                             BfsTask {
                                 node: t,
                                 level: next,
                             },
                             next as u64,
+                            t as u64,
                         );
                         break;
                     }

@@ -102,7 +102,7 @@ pub fn run<S: Scheduler<SsspTask>>(
                 match slot.compare_exchange_weak(cur, nd, Ordering::Relaxed, Ordering::Relaxed) {
                     Ok(_) => {
                         improved += 1;
-                        ctx.push(SsspTask { node: t, dist: nd }, nd);
+                        ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
                         break;
                     }
                     Err(actual) => cur = actual,

@@ -190,11 +190,24 @@ pub fn stats_json(reports: &[RunReport], median: Duration) -> serde_json::Value 
     for (k, v) in &r.scheduler.0 {
         sched.insert(k.to_string(), (*v).into());
     }
+    let events: Vec<serde_json::Value> = r
+        .events
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "time_s": e.time_ns as f64 * 1e-9,
+                "name": e.name,
+                "old": e.old,
+                "new": e.new,
+            })
+        })
+        .collect();
     serde_json::json!({
         "tasks": r.total.tasks,
         "pushes": r.total.pushes,
         "pops": r.total.pops,
         "empty_pops": r.total.empty_pops,
         "scheduler": sched,
+        "events": events,
     })
 }

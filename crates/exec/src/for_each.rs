@@ -61,6 +61,15 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
         self.handle.push(task, priority);
     }
 
+    /// Schedules a new task that works on `owner` (a node id): owner-computes schedulers
+    /// (`pheap`) route it to the owner's queue; the others treat it as [`push`](Self::push).
+    #[inline]
+    pub fn push_owned(&mut self, task: T, priority: u64, owner: u64) {
+        self.term.on_push(self.credit);
+        self.stats.pushes += 1;
+        self.handle.push_owned(task, priority, owner);
+    }
+
     /// Adds `n` to application counter `i` (< [`crate::APP_COUNTERS`]).
     #[inline]
     pub fn count(&mut self, i: usize, n: u64) {
@@ -180,6 +189,7 @@ where
         total,
         per_thread,
         scheduler: sched.counters(),
+        events: sched.events(),
     };
     if !term.is_terminated() {
         return Err(ExecError::Cancelled(Box::new(report)));

@@ -1,7 +1,7 @@
 //! Per-thread statistics, kept in the worker's own stack frame on the hot path (passed `&mut`)
 //! and merged into one [`RunReport`] at the end.
 
-use ordo_sched::Counters;
+use ordo_sched::{Counters, Event};
 use std::time::Duration;
 
 /// Counters an application may bump through `Context::count` (SSSP: stale tasks, ...).
@@ -42,4 +42,6 @@ pub struct RunReport {
     pub per_thread: Vec<ThreadStats>,
     /// The scheduler's own counters.
     pub scheduler: Counters,
+    /// What the scheduler decided during the run (PMOD: lmf changes).
+    pub events: Vec<Event>,
 }

@@ -32,11 +32,33 @@ pub trait Scheduler<T: Task>: Sync {
     fn counters(&self) -> Counters {
         Counters::default()
     }
+
+    /// Timed events the scheduler recorded (PMOD's lmf changes), oldest first.
+    fn events(&self) -> Vec<Event> {
+        Vec::new()
+    }
+}
+
+/// Something a scheduler decided during a run, e.g. PMOD changing lmf from `old` to `new`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Event {
+    /// Nanoseconds since the scheduler was built.
+    pub time_ns: u64,
+    pub name: &'static str,
+    pub old: u64,
+    pub new: u64,
 }
 
 /// A worker's view of a scheduler.
 pub trait Handle<T> {
     fn push(&mut self, task: T, priority: u64);
+    /// Pushes a task that belongs to `owner` (e.g. the node it works on), for schedulers with
+    /// an owner-computes rule (`pheap`); the others ignore the owner.
+    #[inline]
+    fn push_owned(&mut self, task: T, priority: u64, owner: u64) {
+        let _ = owner;
+        self.push(task, priority);
+    }
     fn pop(&mut self) -> Option<T>;
     fn flush(&mut self) {}
 }
@@ -79,6 +101,11 @@ pub struct HandleClaims(Box<[std::sync::atomic::AtomicBool]>);
 impl HandleClaims {
     pub fn new(workers: usize) -> Self {
         HandleClaims((0..workers).map(|_| Default::default()).collect())
+    }
+
+    /// The number of workers (handles) there are.
+    pub fn workers(&self) -> usize {
+        self.0.len()
     }
 
     /// Claims `worker`'s handle; panics if it is out of range or already taken, because two

@@ -23,15 +23,25 @@ pub mod chunk;
 pub mod chunk_list;
 mod contract;
 pub mod dary_heap;
+pub mod heap;
+pub mod locked_heap;
+pub mod mq;
 pub mod obim;
 mod params;
+mod per_worker;
+pub mod pheap;
+pub mod pmod;
+pub mod random;
 mod registry;
+pub mod reld;
 pub mod serial;
+pub mod sheap;
+pub mod smq;
 mod sync;
 pub mod topology;
 pub mod unordered;
 
-pub use contract::{CounterSink, Counters, Handle, HandleClaims, Scheduler, Task};
+pub use contract::{CounterSink, Counters, Event, Handle, HandleClaims, Scheduler, Task};
 pub use params::{Config, ConfigError, ParamInfo};
 pub use registry::{
     catalogue, names, parse_param, SchedulerConfig, SchedulerInfo, SchedulerVisitor,

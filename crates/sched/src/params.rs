@@ -108,3 +108,23 @@ pub fn parse_bool<C: Config>(key: &str, value: &str) -> Result<bool, ConfigError
         _ => Err(C::bad_value(key, value, "expected true or false")),
     }
 }
+
+/// Parses a probability, as a decimal (`0.125`) or a fraction (`1/8`), in [0, 1].
+pub fn parse_probability<C: Config>(key: &str, value: &str) -> Result<f64, ConfigError> {
+    let v = value.trim();
+    let p = match v.split_once('/') {
+        Some((a, b)) => match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
+            (Ok(a), Ok(b)) if b != 0.0 => Some(a / b),
+            _ => None,
+        },
+        None => v.parse::<f64>().ok(),
+    };
+    match p {
+        Some(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(C::bad_value(
+            key,
+            value,
+            "expected a probability in [0, 1], e.g. 0.125 or 1/8",
+        )),
+    }
+}

@@ -5,19 +5,96 @@
 //! a [`SchedulerVisitor`], so every run is monomorphized for its scheduler.
 
 use crate::contract::{Scheduler, Task};
+use crate::heap::{Heap, HeapConfig};
+use crate::mq::{Mq, MqConfig};
 use crate::obim::{Obim, ObimConfig};
 use crate::params::{Config, ConfigError, ParamInfo};
+use crate::pheap::{Pheap, PheapConfig};
+use crate::pmod::{self, PmodConfig};
+use crate::reld::{Reld, ReldConfig};
 use crate::serial::{Serial, SerialConfig};
+use crate::sheap::{Sheap, SheapConfig};
+use crate::smq::{Smq, SmqConfig};
 use crate::topology::Topology;
 use crate::unordered::{FifoConfig, LifoConfig, Unordered};
 
-/// A scheduler chosen by name, with its configuration.
-#[derive(Debug, Clone)]
-pub enum SchedulerConfig {
-    Serial(SerialConfig),
-    Fifo(FifoConfig),
-    Lifo(LifoConfig),
-    Obim(ObimConfig),
+/// Declares [`SchedulerConfig`] and its per-scheduler dispatch from one table:
+/// variant, configuration type, and how to build the scheduler from `(cfg, workers, topo)`.
+macro_rules! schedulers {
+    ($($variant:ident($cfg:ty) => |$c:ident, $w:ident, $t:ident| $build:expr;)*) => {
+        /// A scheduler chosen by name, with its configuration.
+        #[derive(Debug, Clone)]
+        pub enum SchedulerConfig {
+            $($variant($cfg),)*
+        }
+
+        /// Every scheduler with its parameters and defaults, in the order `ordo schedulers`
+        /// lists them.
+        pub fn catalogue() -> Vec<SchedulerInfo> {
+            vec![$(info::<$cfg>(),)*]
+        }
+
+        impl SchedulerConfig {
+            fn parse_known(name: &str, params: &[(String, String)]) -> Option<Result<Self, ConfigError>> {
+                $(if name == <$cfg as Config>::NAME {
+                    return Some(<$cfg>::from_params(params).map(SchedulerConfig::$variant));
+                })*
+                None
+            }
+
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(SchedulerConfig::$variant(_) => <$cfg as Config>::NAME,)*
+                }
+            }
+
+            /// The current parameter values.
+            pub fn params(&self) -> Vec<ParamInfo> {
+                match self {
+                    $(SchedulerConfig::$variant(c) => c.describe(),)*
+                }
+            }
+
+            /// Sets one parameter.
+            pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+                match self {
+                    $(SchedulerConfig::$variant(c) => c.set(key, value),)*
+                }
+            }
+
+            /// Builds the scheduler for `workers` workers on `topo` and hands it to `visitor`.
+            pub fn with<T: Task, V: SchedulerVisitor<T>>(
+                &self,
+                workers: usize,
+                topo: &Topology,
+                visitor: V,
+            ) -> Result<V::Output, ConfigError> {
+                self.check_workers(workers)?;
+                #[allow(clippy::redundant_locals)]
+                Ok(match self {
+                    $(SchedulerConfig::$variant($c) => {
+                        let ($w, $t) = (workers, topo);
+                        let _ = $t;
+                        visitor.visit(&$build)
+                    })*
+                })
+            }
+        }
+    };
+}
+
+schedulers! {
+    Obim(ObimConfig) => |c, w, t| Obim::new(c, w, t);
+    Pmod(PmodConfig) => |c, w, t| pmod::new(c, w, t);
+    Smq(SmqConfig) => |c, w, t| Smq::new(c, w, t);
+    Mq(MqConfig) => |c, w, t| Mq::new(c, w, t);
+    Reld(ReldConfig) => |c, w, t| Reld::new(c, w);
+    Heap(HeapConfig) => |c, w, t| Heap::new(c, w);
+    Sheap(SheapConfig) => |c, w, t| Sheap::new(c, w);
+    Pheap(PheapConfig) => |c, w, t| Pheap::new(c, w);
+    Serial(SerialConfig) => |c, w, t| Serial::new(c, w)?;
+    Fifo(FifoConfig) => |c, w, t| Unordered::fifo(c, w, t);
+    Lifo(LifoConfig) => |c, w, t| Unordered::lifo(c, w, t);
 }
 
 /// One entry of the catalogue `ordo schedulers` prints.
@@ -36,16 +113,6 @@ fn info<C: Config>() -> SchedulerInfo {
     }
 }
 
-/// Every scheduler with its parameters and defaults.
-pub fn catalogue() -> Vec<SchedulerInfo> {
-    vec![
-        info::<ObimConfig>(),
-        info::<SerialConfig>(),
-        info::<FifoConfig>(),
-        info::<LifoConfig>(),
-    ]
-}
-
 /// The names accepted by [`SchedulerConfig::parse`].
 pub fn names() -> Vec<&'static str> {
     catalogue().iter().map(|i| i.name).collect()
@@ -54,47 +121,12 @@ pub fn names() -> Vec<&'static str> {
 impl SchedulerConfig {
     /// Builds the configuration of scheduler `name` from `key=value` parameters.
     pub fn parse(name: &str, params: &[(String, String)]) -> Result<Self, ConfigError> {
-        Ok(match name {
-            "serial" => SchedulerConfig::Serial(SerialConfig::from_params(params)?),
-            "fifo" => SchedulerConfig::Fifo(FifoConfig::from_params(params)?),
-            "lifo" => SchedulerConfig::Lifo(LifoConfig::from_params(params)?),
-            "obim" => SchedulerConfig::Obim(ObimConfig::from_params(params)?),
-            _ => {
-                return Err(ConfigError::UnknownScheduler {
-                    name: name.to_string(),
-                    valid: names().join(", "),
-                })
-            }
+        Self::parse_known(name, params).unwrap_or_else(|| {
+            Err(ConfigError::UnknownScheduler {
+                name: name.to_string(),
+                valid: names().join(", "),
+            })
         })
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            SchedulerConfig::Serial(_) => SerialConfig::NAME,
-            SchedulerConfig::Fifo(_) => FifoConfig::NAME,
-            SchedulerConfig::Lifo(_) => LifoConfig::NAME,
-            SchedulerConfig::Obim(_) => ObimConfig::NAME,
-        }
-    }
-
-    /// The current parameter values.
-    pub fn params(&self) -> Vec<ParamInfo> {
-        match self {
-            SchedulerConfig::Serial(c) => c.describe(),
-            SchedulerConfig::Fifo(c) => c.describe(),
-            SchedulerConfig::Lifo(c) => c.describe(),
-            SchedulerConfig::Obim(c) => c.describe(),
-        }
-    }
-
-    /// Sets one parameter.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match self {
-            SchedulerConfig::Serial(c) => c.set(key, value),
-            SchedulerConfig::Fifo(c) => c.set(key, value),
-            SchedulerConfig::Lifo(c) => c.set(key, value),
-            SchedulerConfig::Obim(c) => c.set(key, value),
-        }
     }
 
     /// The most workers the scheduler supports, if it is limited.
@@ -145,22 +177,6 @@ impl SchedulerConfig {
         }
         Ok(())
     }
-
-    /// Builds the scheduler for `workers` workers on `topo` and hands it to `visitor`.
-    pub fn with<T: Task, V: SchedulerVisitor<T>>(
-        &self,
-        workers: usize,
-        topo: &Topology,
-        visitor: V,
-    ) -> Result<V::Output, ConfigError> {
-        self.check_workers(workers)?;
-        Ok(match self {
-            SchedulerConfig::Serial(c) => visitor.visit(&Serial::new(c, workers)?),
-            SchedulerConfig::Fifo(c) => visitor.visit(&Unordered::fifo(c, workers, topo)),
-            SchedulerConfig::Lifo(c) => visitor.visit(&Unordered::lifo(c, workers, topo)),
-            SchedulerConfig::Obim(c) => visitor.visit(&Obim::new(c, workers, topo)),
-        })
-    }
 }
 
 /// Generic code to run on whichever scheduler a [`SchedulerConfig`] names.
@@ -189,7 +205,7 @@ mod tests {
         assert_eq!(c.label(), "obim(delta=10)");
         let e = SchedulerConfig::parse("nope", &[]).unwrap_err().to_string();
         assert!(
-            e.contains("valid schedulers: obim, serial, fifo, lifo"),
+            e.contains("valid schedulers: obim, pmod, smq, mq, reld, heap, sheap, pheap, serial, fifo, lifo"),
             "{e}"
         );
         let e = SchedulerConfig::parse("obim", &[("chunkk".into(), "1".into())])

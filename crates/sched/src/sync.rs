@@ -3,12 +3,12 @@
 //! loom without changing their code.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 #[cfg(loom)]
 pub(crate) use loom::sync::Mutex;
 
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 #[cfg(not(loom))]
 pub(crate) use std::sync::Mutex;
 
@@ -41,3 +41,12 @@ impl<T> UnsafeCell<T> {
 pub(crate) type MutexGuardAlias<'a, T> = loom::sync::MutexGuard<'a, T>;
 #[cfg(not(loom))]
 pub(crate) type MutexGuardAlias<'a, T> = std::sync::MutexGuard<'a, T>;
+
+/// What a thread does while waiting for a lock another thread holds.
+#[inline]
+pub(crate) fn spin_hint() {
+    #[cfg(loom)]
+    loom::thread::yield_now();
+    #[cfg(not(loom))]
+    std::hint::spin_loop();
+}

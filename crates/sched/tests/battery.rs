@@ -219,6 +219,16 @@ battery! {
     obim_dmn_every_task_once => "obim" &[("variant", "dmn")], workers 8;
     obim_cmb_every_task_once => "obim" &[("variant", "cmb")], workers 8;
     obim_cmn_every_task_once => "obim" &[("variant", "cmn"), ("chunk", "3")], workers 8;
+    pmod_every_task_once => "pmod" &[], workers 8;
+    pmod_small_chunks_every_task_once => "pmod" &[("chunk", "4"), ("min_density", "4")], workers 8;
+    smq_every_task_once => "smq" &[], workers 8;
+    smq_always_steal_every_task_once => "smq" &[("p_steal", "1"), ("steal_size", "1"), ("k", "1")], workers 8;
+    mq_every_task_once => "mq" &[], workers 8;
+    mq_batched_sticky_numa_every_task_once => "mq" &[("batch", "8"), ("p_insert_change", "1/4"), ("p_delete_change", "0.25"), ("k", "8"), ("c", "2")], workers 8;
+    reld_every_task_once => "reld" &[], workers 8;
+    heap_every_task_once => "heap" &[], workers 8;
+    sheap_every_task_once => "sheap" &[], workers 8;
+    pheap_every_task_once => "pheap" &[], workers 8;
 }
 
 #[test]
@@ -230,6 +240,16 @@ fn exact_order_schedulers_pop_in_order() {
     // obim with delta 0 on one worker is exact too: a bag empties before a later one starts,
     // and an earlier push becomes current at once.
     config("obim", &[])
+        .with::<Id, _>(1, &topo, ExactOrder)
+        .unwrap();
+    // One lock-protected heap: exact at one thread, as are the per-thread heaps of sheap,
+    // pheap and reld, and a MultiQueue whose one worker has one queue.
+    for name in ["heap", "sheap", "pheap", "reld"] {
+        config(name, &[])
+            .with::<Id, _>(1, &topo, ExactOrder)
+            .unwrap();
+    }
+    config("mq", &[("c", "1")])
         .with::<Id, _>(1, &topo, ExactOrder)
         .unwrap();
 }
@@ -247,7 +267,9 @@ fn handles_are_exclusive() {
             .is_err()
         }
     }
-    for name in ["obim", "fifo", "serial"] {
+    for name in [
+        "obim", "fifo", "serial", "pmod", "smq", "mq", "reld", "heap", "sheap", "pheap",
+    ] {
         assert!(config(name, &[])
             .with::<Id, _>(1, &Topology::detect(), Twice)
             .unwrap());

@@ -19,13 +19,15 @@
 //! per bag instead of one per package).
 
 pub mod global_log;
+pub mod leveling;
 
 use crate::bag::{Bag, BagShared, BagWorker, Order};
-use crate::contract::{CounterSink, Counters, Handle, HandleClaims, Scheduler, Task};
+use crate::contract::{CounterSink, Counters, Event, Handle, HandleClaims, Scheduler, Task};
 use crate::params::{parse_bool, parse_in, Config, ConfigError, ParamInfo};
 use crate::topology::{Topology, WorkerLayout};
 use crossbeam_utils::CachePadded;
 use global_log::GlobalLog;
+use leveling::{Leveling, Shift};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where a bag keeps its chunks.
@@ -128,12 +130,15 @@ const IDLE: u64 = u64::MAX;
 /// Failed scans between two full rescans below the back-scan estimate.
 const FALLBACK_PERIOD: u32 = 16;
 
-pub struct Obim<T> {
+/// obim's engine, generic over how priorities map to levels: `Obim<T>` is obim itself
+/// ([`Shift`] by `delta`); `crate::pmod::Pmod<T>` is PMOD.
+pub struct Obim<T, L: Leveling = Shift> {
     cfg: ObimConfig,
+    leveling: L,
     layout: WorkerLayout,
     bag_lists: usize,
     shared: BagShared,
-    log: GlobalLog<(u64, *const Bag<T>)>,
+    log: GlobalLog<(L::Level, *const Bag<T>)>,
     /// The level each worker works on (back-scan prevention), `IDLE` if none.
     scan_start: Box<[CachePadded<AtomicU64>]>,
     claims: HandleClaims,
@@ -142,12 +147,19 @@ pub struct Obim<T> {
 
 // SAFETY: the raw bag pointers in the log point at bags owned by the log (freed in `Drop`),
 // which are themselves `Sync`; everything else is synchronized.
-unsafe impl<T: Send> Sync for Obim<T> {}
+unsafe impl<T: Send, L: Leveling> Sync for Obim<T, L> {}
 // SAFETY: as above.
-unsafe impl<T: Send> Send for Obim<T> {}
+unsafe impl<T: Send, L: Leveling> Send for Obim<T, L> {}
 
 impl<T: Task> Obim<T> {
     pub fn new(cfg: &ObimConfig, workers: usize, topo: &Topology) -> Self {
+        Obim::with_leveling(cfg, Shift { delta: cfg.delta }, workers, topo)
+    }
+}
+
+impl<T: Task, L: Leveling> Obim<T, L> {
+    /// The engine with bags keyed by `leveling` (`cfg.delta` is then unused).
+    pub fn with_leveling(cfg: &ObimConfig, leveling: L, workers: usize, topo: &Topology) -> Self {
         let layout = match cfg.bags {
             BagKind::Distributed => topo.layout(workers),
             BagKind::Centralized => WorkerLayout::single(workers),
@@ -155,6 +167,7 @@ impl<T: Task> Obim<T> {
         let bag_lists = layout.packages();
         Obim {
             cfg: cfg.clone(),
+            leveling,
             bag_lists,
             shared: BagShared::new(Order::Fifo, bag_lists),
             log: GlobalLog::new(),
@@ -166,9 +179,14 @@ impl<T: Task> Obim<T> {
             layout,
         }
     }
+
+    /// The leveling policy (PMOD reads its state in tests).
+    pub fn leveling(&self) -> &L {
+        &self.leveling
+    }
 }
 
-impl<T> Drop for Obim<T> {
+impl<T, L: Leveling> Drop for Obim<T, L> {
     fn drop(&mut self) {
         for i in 0..self.log.version() {
             let (_, bag) = self.log.get(i);
@@ -179,22 +197,23 @@ impl<T> Drop for Obim<T> {
     }
 }
 
-pub struct ObimHandle<'s, T: Copy> {
-    s: &'s Obim<T>,
+pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
+    s: &'s Obim<T, L>,
     w: BagWorker<T>,
     /// Sorted mirror of the global log: (level, bag).
-    local: Vec<(u64, *const Bag<T>)>,
+    local: Vec<(L::Level, *const Bag<T>)>,
     /// Log entries already merged into `local`.
     synced: usize,
     /// The level and bag pops come from.
-    cur: Option<(u64, *const Bag<T>)>,
+    cur: Option<(L::Level, *const Bag<T>)>,
     /// The bag of the last push (a one-entry cache in front of the local map).
-    last_push: Option<(u64, *const Bag<T>)>,
+    last_push: Option<(L::Level, *const Bag<T>)>,
     /// What this worker last published in `scan_start`.
     published: u64,
     /// Consecutive slow pops that found nothing.
     failed_scans: u32,
     stats: ObimStats,
+    level_state: L::Local,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -206,10 +225,10 @@ struct ObimStats {
     fallback_scans: u64,
 }
 
-impl<T: Task> Scheduler<T> for Obim<T> {
-    type Handle<'s> = ObimHandle<'s, T>;
+impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
+    type Handle<'s> = ObimHandle<'s, T, L>;
 
-    fn handle(&self, worker: usize) -> ObimHandle<'_, T> {
+    fn handle(&self, worker: usize) -> ObimHandle<'_, T, L> {
         self.claims.claim(worker);
         let p = self.layout.package_of[worker];
         ObimHandle {
@@ -222,6 +241,7 @@ impl<T: Task> Scheduler<T> for Obim<T> {
             published: IDLE,
             failed_scans: 0,
             stats: ObimStats::default(),
+            level_state: L::Local::default(),
         }
     }
 
@@ -232,9 +252,13 @@ impl<T: Task> Scheduler<T> for Obim<T> {
     fn counters(&self) -> Counters {
         self.sink.snapshot()
     }
+
+    fn events(&self) -> Vec<Event> {
+        self.leveling.events()
+    }
 }
 
-impl<'s, T: Task> ObimHandle<'s, T> {
+impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
     #[inline(always)]
     fn bag(&self, p: *const Bag<T>) -> &'s Bag<T> {
         // SAFETY: bag pointers come from the log, whose bags live as long as the scheduler,
@@ -258,13 +282,13 @@ impl<'s, T: Task> ObimHandle<'s, T> {
     }
 
     #[inline]
-    fn find_local(&self, level: u64) -> Option<*const Bag<T>> {
+    fn find_local(&self, level: L::Level) -> Option<*const Bag<T>> {
         let i = self.local.partition_point(|x| x.0 < level);
         self.local.get(i).filter(|e| e.0 == level).map(|e| e.1)
     }
 
     #[cold]
-    fn find_or_create(&mut self, level: u64) -> *const Bag<T> {
+    fn find_or_create(&mut self, level: L::Level) -> *const Bag<T> {
         if let Some(b) = self.find_local(level) {
             return b;
         }
@@ -288,6 +312,7 @@ impl<'s, T: Task> ObimHandle<'s, T> {
 
     #[inline]
     fn publish(&mut self, level: u64) {
+        // `level` is `L::hint` of the level, or IDLE.
         if self.published != level {
             self.published = level;
             // Relaxed: the estimate is a hint for where to start scanning; any value is safe
@@ -318,13 +343,17 @@ impl<'s, T: Task> ObimHandle<'s, T> {
     #[cold]
     fn slow_pop(&mut self) -> Option<T> {
         self.stats.slow_pops += 1;
+        if self.cur.is_some() {
+            // The current bag ran dry: a synchronizing dequeue. Idle re-probes are not.
+            self.s.leveling.on_sync_pop(&mut self.level_state);
+        }
         self.sync_local();
         let start = if self.s.cfg.backscan_prevention {
             self.scan_estimate()
         } else {
             0
         };
-        let from = self.local.partition_point(|e| e.0 < start);
+        let from = self.local.partition_point(|e| L::hint(e.0) < start);
         let found = self.scan(from, self.local.len()).or_else(|| {
             // Levels below everyone's estimate are empty except in rare races (a chunk
             // published after its pusher moved on), so the full rescan that guarantees no
@@ -342,7 +371,7 @@ impl<'s, T: Task> ObimHandle<'s, T> {
                 self.failed_scans = 0;
                 let e = self.local[i];
                 self.cur = Some(e);
-                self.publish(e.0);
+                self.publish(L::hint(e.0));
                 Some(t)
             }
             None => {
@@ -365,10 +394,10 @@ impl<'s, T: Task> ObimHandle<'s, T> {
     }
 }
 
-impl<T: Task> Handle<T> for ObimHandle<'_, T> {
+impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
     #[inline]
     fn push(&mut self, task: T, priority: u64) {
-        let level = priority >> self.s.cfg.delta;
+        let level = self.s.leveling.level(&mut self.level_state, priority);
         let bag = match self.last_push {
             Some((l, b)) if l == level => b,
             _ => {
@@ -380,7 +409,7 @@ impl<T: Task> Handle<T> for ObimHandle<'_, T> {
         self.bag(bag).push(&mut self.w, task);
         if self.cur.is_none_or(|(l, _)| level < l) {
             self.cur = Some((level, bag));
-            self.publish(level);
+            self.publish(L::hint(level));
         }
     }
 
@@ -388,6 +417,7 @@ impl<T: Task> Handle<T> for ObimHandle<'_, T> {
     fn pop(&mut self) -> Option<T> {
         if let Some((_, bag)) = self.cur {
             if let Some(t) = self.bag(bag).pop(&self.s.shared, &mut self.w) {
+                self.s.leveling.on_pop(&mut self.level_state);
                 return Some(t);
             }
         }
@@ -403,8 +433,10 @@ impl<T: Task> Handle<T> for ObimHandle<'_, T> {
     }
 }
 
-impl<T: Copy> Drop for ObimHandle<'_, T> {
+impl<T: Copy, L: Leveling> Drop for ObimHandle<'_, T, L> {
     fn drop(&mut self) {
+        let level_counters = self.s.leveling.drain_counters(&mut self.level_state);
+        self.s.sink.merge(&level_counters);
         let st = self.stats;
         self.s.sink.merge(&[
             ("slow_pops", st.slow_pops),
