@@ -21,7 +21,7 @@ fn load(name: &str, weights: Option<&str>, symmetrize: bool) -> Option<Graph> {
     Some(load_graph(&path, &opts, None).unwrap().graph)
 }
 
-/// (scheduler, max threads): every scheduler and obim variant. `all` adds the orders that do
+/// (scheduler, max threads): every scheduler, obim variant and a tuned MultiQueue. `all` adds the orders that do
 /// far more work on high-diameter graphs (no priorities, or one bag per distance): they are
 /// run on the smaller inputs only, to keep the suite fast. `lifo` adds the LIFO bag, whose
 /// depth-first label correcting is exponential for SSSP on meshes (380M tasks for 65K nodes on
@@ -44,6 +44,21 @@ fn schedulers(delta: u32, all: bool, lifo: bool) -> Vec<(SchedulerConfig, usize)
             mk("obim", &[("delta", &d), ("variant", "cmn"), ("chunk", "8")]),
             8,
         ),
+        (mk("auto", &[("delta", &d)]), 8),
+        (mk("pmod", &[]), 8),
+        (mk("smq", &[]), 8),
+        (mk("mq", &[]), 8),
+        (
+            mk(
+                "mq",
+                &[("batch", "16"), ("p_delete_change", "1/8"), ("k", "4")],
+            ),
+            8,
+        ),
+        (mk("reld", &[]), 8),
+        (mk("heap", &[]), 8),
+        (mk("sheap", &[]), 8),
+        (mk("pheap", &[]), 8),
     ];
     if all {
         v.push((mk("obim", &[]), 8));

@@ -17,7 +17,7 @@ pub struct SsspArgs {
     /// Source node, as the file numbers nodes (1-based for DIMACS/METIS/MTX) [default: first node]
     #[arg(long)]
     pub source: Option<u64>,
-    /// Priority shift for bucketing schedulers (obim): one bucket per 2^K distance units
+    /// Priority shift for bucketing schedulers (auto, obim): one bucket per 2^K distance units
     /// [default: log2(max weight / mean degree) of the graph]
     #[arg(long, value_name = "K")]
     pub delta: Option<u32>,

@@ -27,7 +27,7 @@ pub struct InputArgs {
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// Scheduler (see `ordo schedulers`)
-    #[arg(long, short = 's', default_value = "obim")]
+    #[arg(long, short = 's', default_value = "auto")]
     pub scheduler: String,
     /// Worker threads [default: all cores]
     #[arg(long, short = 't')]

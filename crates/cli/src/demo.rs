@@ -35,8 +35,9 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
     for &t in &threads {
         rows.push((obim(delta), t));
     }
-    rows.push((obim(0), 2));
-    rows.push((SchedulerConfig::parse("fifo", &[]).expect("valid"), 2));
+    for name in ["pmod", "smq", "fifo"] {
+        rows.push((SchedulerConfig::parse(name, &[]).expect("valid"), 2));
+    }
     println!(
         "{:<22} {:>7} {:>10} {:>10} {:>9} {:>8} {:>9}",
         "scheduler", "threads", "time ms", "tasks", "stale", "vs serial", "verified"

@@ -225,10 +225,15 @@ pub fn schedulers_cmd(json: bool) -> CliResult {
         println!("{}", serde_json::Value::Array(j));
         return Ok(());
     }
+    let key_w = cat
+        .iter()
+        .flat_map(|s| s.params.iter().map(|p| p.key.len()))
+        .max()
+        .unwrap_or(0);
     for s in cat {
         println!("{:<8} {}", s.name, s.summary);
         for p in s.params {
-            println!("    {:<10} default {:<6} {}", p.key, p.default, p.doc);
+            println!("    {:<key_w$}  default {:<6} {}", p.key, p.default, p.doc);
         }
     }
     println!("\nSet parameters with --param key=value (repeatable), e.g. --scheduler obim --param delta=10");

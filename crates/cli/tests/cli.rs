@@ -165,7 +165,7 @@ fn exit_codes_and_one_line_errors() {
         (
             &["sssp", &g, "--scheduler", "nope"],
             2,
-            "valid schedulers: obim",
+            "valid schedulers: auto, obim, pmod, smq",
         ),
         (
             &["sssp", &g, "--param", "chunkk=3"],
@@ -267,9 +267,15 @@ fn schedulers_lists_every_scheduler_with_defaults() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, vec!["obim", "serial", "fifo", "lifo"]);
-    assert_eq!(j[0]["params"][0]["key"], "chunk");
-    assert_eq!(j[0]["params"][0]["default"], "64");
+    assert_eq!(
+        names,
+        vec![
+            "auto", "obim", "pmod", "smq", "mq", "reld", "heap", "sheap", "pheap", "serial",
+            "fifo", "lifo"
+        ]
+    );
+    assert_eq!(j[1]["params"][0]["key"], "chunk");
+    assert_eq!(j[1]["params"][0]["default"], "64");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! ns per push+pop pair: obim vs serial (and fifo), at 1 and 2 threads.
+//! ns per push+pop pair of every scheduler at 1 and 2 threads (`serial` at 1).
+//! `cargo bench -p ordo-sched --bench push_pop`
 //!
 //! Each worker pushes a batch of tasks with SSSP-like, slowly rising priorities and pops them
 //! back, interleaved as an application would; the figure is wall time / (pushes + pops) * 2.
@@ -42,15 +43,18 @@ impl SchedulerVisitor<u64> for Drive {
 fn bench(c: &mut Criterion) {
     let topo = Topology::detect();
     let mut group = c.benchmark_group("push_pop_pair");
-    for (name, params, threads) in [
-        ("serial", vec![], 1),
-        ("obim", vec![], 1),
-        ("obim", vec![("delta".to_string(), "4".to_string())], 1),
-        ("fifo", vec![], 1),
-        ("obim", vec![], 2),
-        ("obim", vec![("delta".to_string(), "4".to_string())], 2),
-        ("fifo", vec![], 2),
-    ] {
+    let d4 = vec![("delta".to_string(), "4".to_string())];
+    let mut cases = vec![("serial", vec![], 1)];
+    for threads in [1, 2] {
+        cases.push(("obim", vec![], threads));
+        cases.push(("obim", d4.clone(), threads));
+        for name in [
+            "pmod", "smq", "mq", "reld", "heap", "sheap", "pheap", "fifo",
+        ] {
+            cases.push((name, vec![], threads));
+        }
+    }
+    for (name, params, threads) in cases {
         let cfg = SchedulerConfig::parse(name, &params).unwrap();
         group.throughput(Throughput::Elements(PER_THREAD * threads as u64));
         group.bench_function(format!("{}/t{threads}", cfg.label()), |b| {

@@ -2,8 +2,15 @@
 //! independent of graphs.
 //!
 //! Which one to pick:
-//! * `obim` (default): many tasks per priority level or a shift `delta` that makes it so
-//!   (SSSP on roads with delta 10-14, BFS). The scheduler of seed 002.
+//! * `auto` (the default): obim with the application's delta estimate, or PMOD when the
+//!   application has none (see `auto.rs` for the measurements behind this).
+//! * `obim`: many tasks per priority level or a shift `delta` that makes it so (SSSP on roads
+//!   with delta 10-14, BFS). The scheduler of seed 002.
+//! * `pmod`: obim that tunes its own priority merging (seed 000 §4).
+//! * `smq`: the Stealing Multi-Queue (seed 003), per-thread heaps: close to exact order (work
+//!   increase ~1.01 on road SSSP) at low overhead.
+//! * `mq`, `reld`, `heap`, `sheap`, `pheap`: the MultiQueue and the heap baselines the papers
+//!   compare against.
 //! * `serial`: one thread, exact priority order; the reference and the COST baseline.
 //! * `fifo` / `lifo`: priorities do not matter (or to measure how much they do).
 //!
@@ -18,6 +25,7 @@
 //! assert_eq!(h.pop(), None);
 //! ```
 
+pub mod auto;
 pub mod bag;
 pub mod chunk;
 pub mod chunk_list;

@@ -92,8 +92,10 @@ impl Config for PmodConfig {
             },
             ParamInfo {
                 key: "max_pops",
-                default: self.max_pops().to_string(),
-                doc: "consider unmerging after this many pops from one group (4*chunk)",
+                default: self
+                    .max_pops
+                    .map_or("4*chunk".to_string(), |m| m.to_string()),
+                doc: "consider unmerging after this many pops from one group",
             },
             ParamInfo {
                 key: "lmf",
@@ -108,6 +110,7 @@ impl Config for PmodConfig {
             "chunk" => self.chunk = parse_in::<Self>(key, value, 1..=1 << 16)? as usize,
             "min_density" => self.min_density = parse_in::<Self>(key, value, 1..=1 << 30)?,
             "min_queues" => self.min_queues = parse_in::<Self>(key, value, 1..=1 << 30)?,
+            "max_pops" if value.trim() == "4*chunk" => self.max_pops = None,
             "max_pops" => self.max_pops = Some(parse_in::<Self>(key, value, 1..=1 << 40)?),
             "lmf" => self.lmf = parse_in::<Self>(key, value, 0..=MAX_LMF as u64)? as u32,
             _ => return Err(Self::unknown_param(key)),

@@ -4,6 +4,7 @@
 //! Applications stay generic over [`Scheduler`]; the choice by name happens once, here, through
 //! a [`SchedulerVisitor`], so every run is monomorphized for its scheduler.
 
+use crate::auto::AutoConfig;
 use crate::contract::{Scheduler, Task};
 use crate::heap::{Heap, HeapConfig};
 use crate::mq::{Mq, MqConfig};
@@ -25,17 +26,22 @@ macro_rules! schedulers {
         /// A scheduler chosen by name, with its configuration.
         #[derive(Debug, Clone)]
         pub enum SchedulerConfig {
+            /// Resolves to one of the others when run (see `auto.rs`).
+            Auto(AutoConfig),
             $($variant($cfg),)*
         }
 
         /// Every scheduler with its parameters and defaults, in the order `ordo schedulers`
         /// lists them.
         pub fn catalogue() -> Vec<SchedulerInfo> {
-            vec![$(info::<$cfg>(),)*]
+            vec![info::<AutoConfig>(), $(info::<$cfg>(),)*]
         }
 
         impl SchedulerConfig {
             fn parse_known(name: &str, params: &[(String, String)]) -> Option<Result<Self, ConfigError>> {
+                if name == AutoConfig::NAME {
+                    return Some(AutoConfig::from_params(params).map(SchedulerConfig::Auto));
+                }
                 $(if name == <$cfg as Config>::NAME {
                     return Some(<$cfg>::from_params(params).map(SchedulerConfig::$variant));
                 })*
@@ -44,6 +50,7 @@ macro_rules! schedulers {
 
             pub fn name(&self) -> &'static str {
                 match self {
+                    SchedulerConfig::Auto(_) => AutoConfig::NAME,
                     $(SchedulerConfig::$variant(_) => <$cfg as Config>::NAME,)*
                 }
             }
@@ -51,6 +58,7 @@ macro_rules! schedulers {
             /// The current parameter values.
             pub fn params(&self) -> Vec<ParamInfo> {
                 match self {
+                    SchedulerConfig::Auto(c) => c.describe(),
                     $(SchedulerConfig::$variant(c) => c.describe(),)*
                 }
             }
@@ -58,6 +66,7 @@ macro_rules! schedulers {
             /// Sets one parameter.
             pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
                 match self {
+                    SchedulerConfig::Auto(c) => c.set(key, value),
                     $(SchedulerConfig::$variant(c) => c.set(key, value),)*
                 }
             }
@@ -72,6 +81,7 @@ macro_rules! schedulers {
                 self.check_workers(workers)?;
                 #[allow(clippy::redundant_locals)]
                 Ok(match self {
+                    SchedulerConfig::Auto(a) => return a.resolve().with(workers, topo, visitor),
                     $(SchedulerConfig::$variant($c) => {
                         let ($w, $t) = (workers, topo);
                         let _ = $t;
@@ -142,8 +152,12 @@ impl SchedulerConfig {
         self.params().iter().any(|p| p.key == key)
     }
 
-    /// `name` followed by its non-default parameters, e.g. `obim(delta=10)`.
+    /// `name` followed by its non-default parameters, e.g. `obim(delta=10)`; for `auto`, what
+    /// it resolved to, e.g. `auto:obim(delta=13)`.
     pub fn label(&self) -> String {
+        if let SchedulerConfig::Auto(a) = self {
+            return format!("auto:{}", a.resolve().label());
+        }
         let defaults = SchedulerConfig::parse(self.name(), &[])
             .expect("valid name")
             .params();
@@ -205,7 +219,7 @@ mod tests {
         assert_eq!(c.label(), "obim(delta=10)");
         let e = SchedulerConfig::parse("nope", &[]).unwrap_err().to_string();
         assert!(
-            e.contains("valid schedulers: obim, pmod, smq, mq, reld, heap, sheap, pheap, serial, fifo, lifo"),
+            e.contains("valid schedulers: auto, obim, pmod, smq, mq, reld, heap, sheap, pheap, serial, fifo, lifo"),
             "{e}"
         );
         let e = SchedulerConfig::parse("obim", &[("chunkk".into(), "1".into())])
