@@ -4,10 +4,12 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load, LoadedInput};
 use crate::run::{
-    exec_config, params_json, run_bfs, run_sssp, scheduler_config, stats_json, write_values,
+    exec_config, params_json, run_bfs, run_sssp, scheduler_config, stats_json, write_values, Runs,
 };
 use ordo_algos::{bfs, sssp};
-use ordo_graph::WeightSpec;
+use ordo_exec::ExecConfig;
+use ordo_graph::{Graph, WeightSpec};
+use ordo_sched::SchedulerConfig;
 use serde_json::json;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -83,60 +85,28 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     let sched = scheduler_config(&a.run, Some(delta))?;
     let cfg = exec_config(&a.run, &sched)?;
     let runs = run_sssp(g, src, &sched, &cfg, a.run.repeat)?;
-    let median = runs.median_time();
-    let verified = if a.run.no_verify {
-        None
-    } else {
-        let expected = sssp::dijkstra(g, src);
-        for r in &runs.results {
-            verify_against(&r.dist, &expected, g)?;
-        }
-        Some(true)
-    };
+    let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.dist[..]), || {
+        sssp::dijkstra(g, src)
+    })?;
     let out = &runs.results[0];
+    write_out(g, &a.run, &out.dist, sssp::UNREACHABLE)?;
     let (reached, sum, max) = sssp::summarize(&out.dist);
-    if let Some(path) = &a.run.out {
-        write_values(g, path, &out.dist, |d| {
-            if d == sssp::UNREACHABLE {
-                "inf".into()
-            } else {
-                d.to_string()
-            }
-        })?;
-    }
     let mut j = header("sssp", &li, &a.run);
-    let extra = json!({
-        "scheduler": sched.name(),
-        "scheduler_label": sched.label(),
-        "params": params_json(&sched),
-        "delta": sched.has_param("delta").then_some(delta),
-        "threads": cfg.threads,
-        "source": g.file_id(src),
-        "weights": li.weights.map(|w| w.to_string()),
-        "time_s": median.as_secs_f64(),
-        "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
-        "verified": verified,
-        "stats": stats_json(&runs.reports, median),
-        "stale_tasks": out.stats.stale_tasks,
-        "improving_relaxations": out.stats.improving_relaxations,
-        "edges_scanned": out.stats.edges_scanned,
-        "reached": reached,
-        "dist_sum": sum as u64,
-        "max_dist": max,
-    });
-    merge(&mut j, extra);
-    if a.run.json {
-        println!("{j}");
-    } else {
-        print_summary(
-            &j,
-            &[
-                ("reached", "reached"),
-                ("dist_sum", "dist_sum"),
-                ("max_dist", "max_dist"),
-            ],
-        );
-    }
+    merge(&mut j, run_fields(&sched, &cfg, g, src, &runs, verified));
+    merge(
+        &mut j,
+        json!({
+            "delta": sched.has_param("delta").then_some(delta),
+            "weights": li.weights.map(|w| w.to_string()),
+            "stale_tasks": out.stats.stale_tasks,
+            "improving_relaxations": out.stats.improving_relaxations,
+            "edges_scanned": out.stats.edges_scanned,
+            "reached": reached,
+            "dist_sum": sum as u64,
+            "max_dist": max,
+        }),
+    );
+    emit(&j, &a.run, &["reached", "dist_sum", "max_dist"]);
     Ok(())
 }
 
@@ -150,66 +120,100 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let sched = scheduler_config(&a.run, Some(0))?;
     let cfg = exec_config(&a.run, &sched)?;
     let runs = run_bfs(g, src, &sched, &cfg, a.run.repeat)?;
-    let median = runs.median_time();
-    let verified = if a.run.no_verify {
-        None
-    } else {
-        let expected = bfs::serial_bfs(g, src);
-        for r in &runs.results {
-            verify_against(&r.level, &expected, g)?;
-        }
-        Some(true)
-    };
+    let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.level[..]), || {
+        bfs::serial_bfs(g, src)
+    })?;
     let out = &runs.results[0];
+    write_out(g, &a.run, &out.level, bfs::UNREACHED)?;
     let (reached, sum, max) = bfs::summarize(&out.level);
-    if let Some(path) = &a.run.out {
-        write_values(g, path, &out.level, |l| {
-            if l == bfs::UNREACHED {
-                "inf".into()
-            } else {
-                l.to_string()
-            }
-        })?;
-    }
     let mut j = header("bfs", &li, &a.run);
+    merge(&mut j, run_fields(&sched, &cfg, g, src, &runs, verified));
     merge(
         &mut j,
         json!({
-            "scheduler": sched.name(),
-            "scheduler_label": sched.label(),
-            "params": params_json(&sched),
-            "threads": cfg.threads,
-            "source": g.file_id(src),
-            "time_s": median.as_secs_f64(),
-            "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
-            "verified": verified,
-            "stats": stats_json(&runs.reports, median),
             "stale_tasks": out.stats.stale_tasks,
             "reached": reached,
             "level_sum": sum,
             "max_level": max,
         }),
     );
-    if a.run.json {
+    emit(&j, &a.run, &["reached", "level_sum", "max_level"]);
+    Ok(())
+}
+
+/// The JSON fields about the run every application reports.
+fn run_fields<R>(
+    sched: &SchedulerConfig,
+    cfg: &ExecConfig,
+    g: &Graph,
+    src: u32,
+    runs: &Runs<R>,
+    verified: Option<bool>,
+) -> serde_json::Value {
+    let median = runs.median_time();
+    json!({
+        "scheduler": sched.name(),
+        "scheduler_label": sched.label(),
+        "params": params_json(sched),
+        "threads": cfg.threads,
+        "source": g.file_id(src),
+        "time_s": median.as_secs_f64(),
+        "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
+        "verified": verified,
+        "stats": stats_json(&runs.reports, median),
+    })
+}
+
+/// Checks every run's values against the oracle, computed once; `None` with `--no-verify`.
+fn verify_runs<'r, V: PartialEq + Copy + std::fmt::Display + 'r>(
+    run: &RunArgs,
+    g: &Graph,
+    results: impl Iterator<Item = &'r [V]>,
+    oracle: impl FnOnce() -> Vec<V>,
+) -> CliResult<Option<bool>> {
+    if run.no_verify {
+        return Ok(None);
+    }
+    let expected = oracle();
+    for got in results {
+        verify_against(got, &expected, g)?;
+    }
+    Ok(Some(true))
+}
+
+/// `--out`: `id value` per node, `inf` where the value is `unreached`.
+fn write_out<V: Copy + PartialEq + std::fmt::Display>(
+    g: &Graph,
+    run: &RunArgs,
+    values: &[V],
+    unreached: V,
+) -> CliResult {
+    match &run.out {
+        Some(path) => write_values(g, path, values, |v| {
+            if v == unreached {
+                "inf".into()
+            } else {
+                v.to_string()
+            }
+        }),
+        None => Ok(()),
+    }
+}
+
+/// One JSON object on stdout with `--json`, else the text summary ending with `results`.
+fn emit(j: &serde_json::Value, run: &RunArgs, results: &[&str]) {
+    if run.json {
         println!("{j}");
     } else {
-        print_summary(
-            &j,
-            &[
-                ("reached", "reached"),
-                ("level_sum", "level_sum"),
-                ("max_level", "max_level"),
-            ],
-        );
+        print_summary(j, results);
     }
-    Ok(())
 }
 
 /// Compares with the oracle; a mismatch is exit status 1.
 fn verify_against<V: PartialEq + Copy + std::fmt::Display>(
     got: &[V],
     expected: &[V],
-    g: &ordo_graph::Graph,
+    g: &Graph,
 ) -> CliResult {
     ordo_algos::compare(got, expected, |v| v.to_string(), |v| g.file_id(v)).map_err(CliError::input)
 }
@@ -220,7 +224,7 @@ fn merge(a: &mut serde_json::Value, b: serde_json::Value) {
     }
 }
 
-fn print_summary(j: &serde_json::Value, results: &[(&str, &str)]) {
+fn print_summary(j: &serde_json::Value, results: &[&str]) {
     let s = |k: &str| match &j[k] {
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Null => "-".into(),
@@ -254,10 +258,7 @@ fn print_summary(j: &serde_json::Value, results: &[(&str, &str)]) {
         st["empty_pops"],
         s("stale_tasks")
     );
-    let parts: Vec<String> = results
-        .iter()
-        .map(|(k, label)| format!("{label} {}", s(k)))
-        .collect();
+    let parts: Vec<String> = results.iter().map(|k| format!("{k} {}", s(k))).collect();
     println!("  {}", parts.join("  "));
     println!(
         "  verified: {}",

@@ -89,35 +89,36 @@ impl<T: Copy, const D: usize> DaryHeap<T, D> {
         let mut hole = 0;
         loop {
             let first = hole * D + 1;
-            if first + D <= n {
-                // All D children exist: no bound checks inside.
-                let kids = &items[first..first + D];
-                let mut best = 0;
-                for (c, kid) in kids.iter().enumerate().skip(1) {
-                    if { kid.priority } < { kids[best].priority } {
-                        best = c;
-                    }
-                }
-                items[hole] = kids[best];
-                hole = first + best;
-            } else {
-                if first < n {
-                    let kids = &items[first..n];
-                    let mut best = 0;
-                    for (c, kid) in kids.iter().enumerate().skip(1) {
-                        if { kid.priority } < { kids[best].priority } {
-                            best = c;
-                        }
-                    }
-                    items[hole] = kids[best];
-                    hole = first + best;
-                }
+            if first >= n {
                 break;
             }
+            // All D children exist except at the last parent. Two calls on purpose: the
+            // constant-length slice of the common case lets the compiler unroll the scan
+            // (one call on `first..min(first + D, n)` costs ~40% more instructions).
+            let best = first
+                + if first + D <= n {
+                    smallest(&items[first..first + D])
+                } else {
+                    smallest(&items[first..n])
+                };
+            items[hole] = items[best];
+            hole = best;
         }
         self.sift_up(hole, last);
         Some((top.priority, top.task))
     }
+}
+
+/// The index of the entry with the smallest priority in a non-empty slice.
+#[inline(always)]
+fn smallest<T: Copy>(kids: &[Entry<T>]) -> usize {
+    let mut best = 0;
+    for (c, kid) in kids.iter().enumerate().skip(1) {
+        if { kid.priority } < { kids[best].priority } {
+            best = c;
+        }
+    }
+    best
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use crate::contract::{Handle, HandleClaims, Scheduler, Task};
 use crate::locked_heap::LockedHeap;
-use crate::params::{Config, ConfigError, ParamInfo};
+use crate::params::Config;
 
 #[derive(Debug, Clone, Default)]
 pub struct HeapConfig;
@@ -11,14 +11,6 @@ pub struct HeapConfig;
 impl Config for HeapConfig {
     const NAME: &'static str = "heap";
     const SUMMARY: &'static str = "one locked 4-ary heap shared by all threads (seed 002 baseline)";
-
-    fn describe(&self) -> Vec<ParamInfo> {
-        vec![]
-    }
-
-    fn set(&mut self, key: &str, _value: &str) -> Result<(), ConfigError> {
-        Err(Self::unknown_param(key))
-    }
 }
 
 pub struct Heap<T> {

@@ -45,6 +45,9 @@ impl<T: Copy> LockedHeap<T> {
     /// Runs `f` on the heap if the lock is free; `None` if another thread holds it.
     #[inline]
     pub fn try_with<R>(&self, f: impl FnOnce(&mut DaryHeap<T>) -> R) -> Option<R> {
+        // Test before test-and-set: a taken lock costs a shared read, not a cache-line
+        // transfer. Acquire on success pairs with the Release unlock below, so this thread
+        // sees the previous holder's heap writes.
         if self.locked.load(Ordering::Relaxed)
             || self
                 .locked
@@ -57,6 +60,8 @@ impl<T: Copy> LockedHeap<T> {
         let r = self.heap.with_mut(|h| {
             let h = unsafe { &mut *h };
             let r = f(h);
+            // Relaxed: the cached top is a hint for choosing queues, never trusted; the heap
+            // itself is read only under the lock.
             self.top
                 .store(h.peek_priority().unwrap_or(EMPTY_TOP), Ordering::Relaxed);
             r

@@ -190,19 +190,19 @@ impl<T: Task> MqHandle<'_, T> {
 
     fn flush_inserts(&mut self) {
         if !self.inserts.is_empty() {
-            let tasks = std::mem::take(&mut self.inserts);
+            // Taken out so `insert_all` may borrow `self`; put back to keep its capacity.
+            let mut tasks = std::mem::take(&mut self.inserts);
             self.insert_all(&tasks);
+            tasks.clear();
             self.inserts = tasks;
-            self.inserts.clear();
         }
     }
 
-    /// Pops up to `batch` tasks from queue `q`: `Err` if its lock was taken, `Ok(None)` if
-    /// it was empty.
-    fn take_from(&mut self, q: usize) -> Result<Option<T>, ()> {
+    /// Pops up to `batch` tasks from queue `q`; `None` if its lock was taken or it was empty.
+    fn take_from(&mut self, q: usize) -> Option<T> {
         let batch = self.s.cfg.batch;
         let deletes = &mut self.deletes;
-        let r = self.s.queues[q].try_with(|h| {
+        let Some(first) = self.s.queues[q].try_with(|h| {
             let first = h.pop()?;
             for _ in 1..batch {
                 match h.pop() {
@@ -211,18 +211,14 @@ impl<T: Task> MqHandle<'_, T> {
                 }
             }
             Some(first.1)
-        });
-        match r {
-            None => {
-                self.stats.lock_failures += 1;
-                Err(())
-            }
-            Some(t) => {
-                // Best last, so `deletes.pop()` returns them in order.
-                self.deletes.reverse();
-                Ok(t)
-            }
-        }
+        }) else {
+            self.stats.lock_failures += 1;
+            return None;
+        };
+        // `deletes` was empty (pop serves it first): best last, so `deletes.pop()` returns
+        // the batch in order.
+        self.deletes.reverse();
+        first
     }
 
     /// Two-choice (or sticky) choice of the queue to delete from; `None` if both look empty.
@@ -284,19 +280,15 @@ impl<T: Task> Handle<T> for MqHandle<'_, T> {
                 }
                 None => return None,
             };
-            match self.take_from(q) {
-                Ok(Some(t)) => {
-                    self.last_delete = q;
-                    return Some(t);
-                }
-                // Emptied under us, or locked: choose again, but do not spin forever.
-                Ok(None) | Err(()) => {
-                    failures += 1;
-                    if failures > 2 * self.s.queues.len() {
-                        self.flush_inserts();
-                        return None;
-                    }
-                }
+            if let Some(t) = self.take_from(q) {
+                self.last_delete = q;
+                return Some(t);
+            }
+            // Emptied under us, or locked: choose again, but do not spin forever.
+            failures += 1;
+            if failures > 2 * self.s.queues.len() {
+                self.flush_inserts();
+                return None;
             }
         }
     }

@@ -42,11 +42,16 @@ pub trait Config: Default + Clone + fmt::Debug + Send + Sync {
     /// One line saying what the scheduler is.
     const SUMMARY: &'static str;
 
-    /// The parameters and their current values (on `Default`, the defaults).
-    fn describe(&self) -> Vec<ParamInfo>;
+    /// The parameters and their current values (on `Default`, the defaults). None unless a
+    /// scheduler has some.
+    fn describe(&self) -> Vec<ParamInfo> {
+        Vec::new()
+    }
 
-    /// Sets one parameter.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError>;
+    /// Sets one parameter. A scheduler without parameters rejects every key.
+    fn set(&mut self, key: &str, _value: &str) -> Result<(), ConfigError> {
+        Err(Self::unknown_param(key))
+    }
 
     /// Builds from a list of `key=value` pairs, starting from the defaults.
     fn from_params(params: &[(String, String)]) -> Result<Self, ConfigError> {

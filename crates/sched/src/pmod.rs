@@ -238,6 +238,11 @@ impl PmodLeveling {
     }
 
     /// Adds a worker's counts to the totals of its epoch (dropped if lmf changed since).
+    ///
+    /// Every access to `lmf`, `epoch` and the totals is Relaxed: they are statistics and a
+    /// hint, and no other memory is published through them. A flush racing with a decision
+    /// can add a few counts of the old epoch to the new totals (the epoch is read before the
+    /// adds); that skews one ratio slightly, as the paper's unsynchronized counters would.
     fn flush(&self, l: &mut PmodLocal) {
         let epoch = self.epoch.load(Ordering::Relaxed);
         if l.epoch == epoch {
@@ -358,6 +363,9 @@ impl Leveling for PmodLeveling {
         l.min_b = l.min_b.min(priority);
         l.max_b = l.max_b.max(priority);
         self.tick(l);
+        // Relaxed: any lmf gives a valid key (bags stay totally ordered); a push that misses
+        // a change by a moment lands in a group of the previous size, which §4.2's order
+        // handles.
         level_of(priority, self.lmf.load(Ordering::Relaxed))
     }
 

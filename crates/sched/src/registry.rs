@@ -10,11 +10,11 @@ use crate::heap::{Heap, HeapConfig};
 use crate::mq::{Mq, MqConfig};
 use crate::obim::{Obim, ObimConfig};
 use crate::params::{Config, ConfigError, ParamInfo};
-use crate::pheap::{Pheap, PheapConfig};
+use crate::pheap::{self, PheapConfig};
 use crate::pmod::{self, PmodConfig};
-use crate::reld::{Reld, ReldConfig};
+use crate::reld::{self, ReldConfig};
 use crate::serial::{Serial, SerialConfig};
-use crate::sheap::{Sheap, SheapConfig};
+use crate::sheap::{self, SheapConfig};
 use crate::smq::{Smq, SmqConfig};
 use crate::topology::Topology;
 use crate::unordered::{FifoConfig, LifoConfig, Unordered};
@@ -79,12 +79,10 @@ macro_rules! schedulers {
                 visitor: V,
             ) -> Result<V::Output, ConfigError> {
                 self.check_workers(workers)?;
-                #[allow(clippy::redundant_locals)]
                 Ok(match self {
                     SchedulerConfig::Auto(a) => return a.resolve().with(workers, topo, visitor),
                     $(SchedulerConfig::$variant($c) => {
                         let ($w, $t) = (workers, topo);
-                        let _ = $t;
                         visitor.visit(&$build)
                     })*
                 })
@@ -98,11 +96,11 @@ schedulers! {
     Pmod(PmodConfig) => |c, w, t| pmod::new(c, w, t);
     Smq(SmqConfig) => |c, w, t| Smq::new(c, w, t);
     Mq(MqConfig) => |c, w, t| Mq::new(c, w, t);
-    Reld(ReldConfig) => |c, w, t| Reld::new(c, w);
-    Heap(HeapConfig) => |c, w, t| Heap::new(c, w);
-    Sheap(SheapConfig) => |c, w, t| Sheap::new(c, w);
-    Pheap(PheapConfig) => |c, w, t| Pheap::new(c, w);
-    Serial(SerialConfig) => |c, w, t| Serial::new(c, w)?;
+    Reld(ReldConfig) => |c, w, _t| reld::new(c, w);
+    Heap(HeapConfig) => |c, w, _t| Heap::new(c, w);
+    Sheap(SheapConfig) => |c, w, _t| sheap::new(c, w);
+    Pheap(PheapConfig) => |c, w, _t| pheap::new(c, w);
+    Serial(SerialConfig) => |c, w, _t| Serial::new(c, w)?;
     Fifo(FifoConfig) => |c, w, t| Unordered::fifo(c, w, t);
     Lifo(LifoConfig) => |c, w, t| Unordered::lifo(c, w, t);
 }

@@ -3,7 +3,7 @@
 
 use crate::contract::{Handle, HandleClaims, Scheduler, Task};
 use crate::dary_heap::DaryHeap;
-use crate::params::{Config, ConfigError, ParamInfo};
+use crate::params::{Config, ConfigError};
 use std::cell::UnsafeCell;
 
 #[derive(Debug, Clone, Default)]
@@ -13,14 +13,6 @@ impl Config for SerialConfig {
     const NAME: &'static str = "serial";
     const SUMMARY: &'static str =
         "one 4-ary heap, exact priority order, single worker only (the reference)";
-
-    fn describe(&self) -> Vec<ParamInfo> {
-        vec![]
-    }
-
-    fn set(&mut self, key: &str, _value: &str) -> Result<(), ConfigError> {
-        Err(Self::unknown_param(key))
-    }
 }
 
 pub struct Serial<T> {

@@ -45,7 +45,7 @@ impl Default for SmqConfig {
 impl Config for SmqConfig {
     const NAME: &'static str = "smq";
     const SUMMARY: &'static str =
-        "stealing multi-queue: per-thread 4-ary heaps + (epoch, stolen) stealing buffers (seed 003)";
+        "stealing multi-queue: per-thread 4-ary heaps + (epoch, phase) stealing buffers (seed 003)";
 
     fn describe(&self) -> Vec<ParamInfo> {
         vec![
@@ -227,32 +227,25 @@ impl<T: Task> Handle<T> for SmqHandle<'_, T> {
                 return Some(t);
             }
         }
-        let heap_top = self.heap.peek_priority();
-        match (heap_top, self.buffer.top()) {
-            (Some(h), Some(b)) if h < b => {
-                let t = self.heap.pop().map(|e| e.1);
-                self.refill();
-                t
-            }
-            (Some(_), None) => {
-                let t = self.heap.pop().map(|e| e.1);
-                self.refill();
-                t
-            }
-            (_, Some(_)) => {
-                // Our own buffer holds our best tasks: take them back.
-                let t = self.take(self.me);
-                if t.is_some() {
+        let heap_top = self.heap.peek_priority().unwrap_or(u64::MAX);
+        match self.buffer.top() {
+            // Our own buffer holds our best tasks: take them back.
+            Some(b) if b <= heap_top => {
+                if let Some(t) = self.take(self.me) {
                     self.stats.own_buffer_takes += 1;
                     self.refill();
-                    return t;
+                    return Some(t);
                 }
-                // A thief was faster.
-                let t = self.heap.pop().map(|e| e.1);
-                self.refill();
-                t.or_else(|| self.steal_when_empty())
+                // A thief was faster: fall through to the heap.
             }
-            (None, None) => self.steal_when_empty(),
+            _ => {}
+        }
+        match self.heap.pop() {
+            Some((_, t)) => {
+                self.refill();
+                Some(t)
+            }
+            None => self.steal_when_empty(),
         }
     }
 
