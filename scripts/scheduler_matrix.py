@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 
-SCHEDULERS = ["serial", "obim", "pmod", "smq", "mq", "reld", "heap", "sheap", "pheap", "fifo"]
+SCHEDULERS = ["serial", "obim", "pmod", "smq", "mq", "reld", "spraylist", "heap", "sheap", "pheap", "fifo"]
 
 
 def run(ordo, app, graph, sched, threads, repeat, extra):
@@ -32,8 +32,11 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--schedulers", nargs="+", default=SCHEDULERS)
     ap.add_argument("--ordo", default="target/release/ordo")
-    ap.add_argument("extra", nargs="*")
-    a = ap.parse_args()
+    # argparse cannot take options meant for ordo, so split them off at `--` first.
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    a = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    a.extra = extra
     base = None
     print(f"{'scheduler':<18} {'threads':>7} {'time ms':>9} {'tasks':>10} {'work x':>7}  verified")
     for s in a.schedulers:

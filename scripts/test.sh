@@ -22,9 +22,10 @@ echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== cargo test (release)"
 cargo test --workspace --release
-echo "== loom model checks (obim global log, chunk lists, SMQ stealing buffer, locked heaps, termination)"
+echo "== loom model checks (obim global log, chunk lists, SMQ stealing buffer, locked heaps, SprayList skip list, termination)"
 export RUSTFLAGS="--cfg loom"
 export CARGO_TARGET_DIR=target/loom
 cargo test --release -p ordo-sched --test loom_obim
 cargo test --release -p ordo-sched --test loom_smq
+cargo test --release -p ordo-sched --test loom_spraylist
 cargo test --release -p ordo-exec --test loom_termination

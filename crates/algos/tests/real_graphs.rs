@@ -56,6 +56,7 @@ fn schedulers(delta: u32, all: bool, lifo: bool) -> Vec<(SchedulerConfig, usize)
             8,
         ),
         (mk("reld", &[]), 8),
+        (mk("spraylist", &[]), 8),
         (mk("heap", &[]), 8),
         (mk("sheap", &[]), 8),
         (mk("pheap", &[]), 8),

@@ -270,8 +270,19 @@ fn schedulers_lists_every_scheduler_with_defaults() {
     assert_eq!(
         names,
         vec![
-            "auto", "obim", "pmod", "smq", "mq", "reld", "heap", "sheap", "pheap", "serial",
-            "fifo", "lifo"
+            "auto",
+            "obim",
+            "pmod",
+            "smq",
+            "mq",
+            "reld",
+            "spraylist",
+            "heap",
+            "sheap",
+            "pheap",
+            "serial",
+            "fifo",
+            "lifo"
         ]
     );
     assert_eq!(j[1]["params"][0]["key"], "chunk");

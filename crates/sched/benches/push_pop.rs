@@ -49,7 +49,15 @@ fn bench(c: &mut Criterion) {
         cases.push(("obim", vec![], threads));
         cases.push(("obim", d4.clone(), threads));
         for name in [
-            "pmod", "smq", "mq", "reld", "heap", "sheap", "pheap", "fifo",
+            "pmod",
+            "smq",
+            "mq",
+            "reld",
+            "spraylist",
+            "heap",
+            "sheap",
+            "pheap",
+            "fifo",
         ] {
             cases.push((name, vec![], threads));
         }

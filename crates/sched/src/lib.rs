@@ -9,8 +9,8 @@
 //! * `pmod`: obim that tunes its own priority merging (seed 000 §4).
 //! * `smq`: the Stealing Multi-Queue (seed 003), per-thread heaps: close to exact order (work
 //!   increase ~1.01 on road SSSP) at low overhead.
-//! * `mq`, `reld`, `heap`, `sheap`, `pheap`: the MultiQueue and the heap baselines the papers
-//!   compare against.
+//! * `mq`, `reld`, `spraylist`, `heap`, `sheap`, `pheap`: the MultiQueue, RELD, the SprayList
+//!   and the heap baselines the papers compare against.
 //! * `serial`: one thread, exact priority order; the reference and the COST baseline.
 //! * `fifo` / `lifo`: priorities do not matter (or to measure how much they do).
 //!
@@ -45,6 +45,7 @@ pub mod reld;
 pub mod serial;
 pub mod sheap;
 pub mod smq;
+pub mod spraylist;
 mod sync;
 pub mod topology;
 pub mod unordered;

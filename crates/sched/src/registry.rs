@@ -16,6 +16,7 @@ use crate::reld::{self, ReldConfig};
 use crate::serial::{Serial, SerialConfig};
 use crate::sheap::{self, SheapConfig};
 use crate::smq::{Smq, SmqConfig};
+use crate::spraylist::{SprayList, SprayListConfig};
 use crate::topology::Topology;
 use crate::unordered::{FifoConfig, LifoConfig, Unordered};
 
@@ -97,6 +98,7 @@ schedulers! {
     Smq(SmqConfig) => |c, w, t| Smq::new(c, w, t);
     Mq(MqConfig) => |c, w, t| Mq::new(c, w, t);
     Reld(ReldConfig) => |c, w, _t| reld::new(c, w);
+    Spraylist(SprayListConfig) => |c, w, _t| SprayList::new(c, w);
     Heap(HeapConfig) => |c, w, _t| Heap::new(c, w);
     Sheap(SheapConfig) => |c, w, _t| sheap::new(c, w);
     Pheap(PheapConfig) => |c, w, _t| pheap::new(c, w);
@@ -217,7 +219,7 @@ mod tests {
         assert_eq!(c.label(), "obim(delta=10)");
         let e = SchedulerConfig::parse("nope", &[]).unwrap_err().to_string();
         assert!(
-            e.contains("valid schedulers: auto, obim, pmod, smq, mq, reld, heap, sheap, pheap, serial, fifo, lifo"),
+            e.contains("valid schedulers: auto, obim, pmod, smq, mq, reld, spraylist, heap, sheap, pheap, serial, fifo, lifo"),
             "{e}"
         );
         let e = SchedulerConfig::parse("obim", &[("chunkk".into(), "1".into())])

@@ -226,6 +226,8 @@ battery! {
     mq_every_task_once => "mq" &[], workers 8;
     mq_batched_sticky_numa_every_task_once => "mq" &[("batch", "8"), ("p_insert_change", "1/4"), ("p_delete_change", "0.25"), ("k", "8"), ("c", "2")], workers 8;
     reld_every_task_once => "reld" &[], workers 8;
+    spraylist_every_task_once => "spraylist" &[], workers 8;
+    spraylist_low_levels_no_retry_every_task_once => "spraylist" &[("levels", "6"), ("tries", "0")], workers 8;
     heap_every_task_once => "heap" &[], workers 8;
     sheap_every_task_once => "sheap" &[], workers 8;
     pheap_every_task_once => "pheap" &[], workers 8;
@@ -244,7 +246,8 @@ fn exact_order_schedulers_pop_in_order() {
         .unwrap();
     // One lock-protected heap: exact at one thread, as are the per-thread heaps of sheap,
     // pheap and reld, and a MultiQueue whose one worker has one queue.
-    for name in ["heap", "sheap", "pheap", "reld"] {
+    // The SprayList's one worker always takes the head (delete-min).
+    for name in ["heap", "sheap", "pheap", "reld", "spraylist"] {
         config(name, &[])
             .with::<Id, _>(1, &topo, ExactOrder)
             .unwrap();
@@ -268,7 +271,17 @@ fn handles_are_exclusive() {
         }
     }
     for name in [
-        "obim", "fifo", "serial", "pmod", "smq", "mq", "reld", "heap", "sheap", "pheap",
+        "obim",
+        "fifo",
+        "serial",
+        "pmod",
+        "smq",
+        "mq",
+        "reld",
+        "spraylist",
+        "heap",
+        "sheap",
+        "pheap",
     ] {
         assert!(config(name, &[])
             .with::<Id, _>(1, &Topology::detect(), Twice)
