@@ -1,9 +1,18 @@
 //! ordo-algos: graph applications written once against the scheduler contract. Each module
 //! has the same shape: what it computes and its references, the parallel operator over
 //! [`ordo_exec::for_each`], a simple serial oracle, and a verifier.
+//!
+//! * [`sssp`], [`bfs`], [`astar`]: paths, prioritized by distance (plus an estimate for A*).
+//! * [`cc`]: connected components, prioritized by label.
+//! * [`kcore`]: core numbers by peeling, prioritized by the current degree estimate.
+//! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
 
+pub mod astar;
 pub mod bfs;
+pub mod cc;
+pub mod kcore;
 pub mod sssp;
+pub mod tc;
 mod verify;
 
 pub use verify::{compare, VerifyError};

@@ -1,15 +1,12 @@
-//! `ordo sssp` and `ordo bfs`.
+//! `ordo sssp`, `ordo bfs` and `ordo astar`: the path applications.
 
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load, LoadedInput};
-use crate::run::{
-    exec_config, params_json, run_bfs, run_sssp, scheduler_config, stats_json, write_values, Runs,
-};
-use ordo_algos::{bfs, sssp};
-use ordo_exec::ExecConfig;
-use ordo_graph::{Graph, WeightSpec};
-use ordo_sched::SchedulerConfig;
+use crate::output::{emit, header, merge, note, run_fields, verify_runs, verify_with, write_out};
+use crate::run::{exec_config, run_repeated, scheduler_config, AstarOnce, BfsOnce, SsspOnce};
+use ordo_algos::{astar, bfs, sssp};
+use ordo_graph::WeightSpec;
 use serde_json::json;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -38,6 +35,31 @@ pub struct BfsArgs {
     pub run: RunArgs,
 }
 
+#[derive(Debug, Clone, clap::Args)]
+pub struct AstarArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Node coordinates: DIMACS .co (longitude/latitude in millionths of a degree) or .xyz
+    /// [default: the coordinates stored in an .ordo input]
+    #[arg(long, value_name = "FILE")]
+    pub coords: Option<std::path::PathBuf>,
+    /// How coordinates map to distances: lonlat (equirectangular, metres), planar (Euclidean),
+    /// or auto (lonlat for .co files, else planar)
+    #[arg(long, default_value = "auto", value_parser = ["auto", "lonlat", "planar"])]
+    pub geometry: String,
+    /// Source node, as the file numbers nodes [default: first node]
+    #[arg(long)]
+    pub source: Option<u64>,
+    /// Target node, as the file numbers nodes
+    #[arg(long)]
+    pub target: u64,
+    /// Priority shift for bucketing schedulers (auto, obim) [default: as for sssp]
+    #[arg(long, value_name = "K")]
+    pub delta: Option<u32>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
 fn source_of(li: &LoadedInput, source: Option<u64>) -> CliResult<u32> {
     let g = &li.graph;
     if g.num_nodes() == 0 {
@@ -49,42 +71,24 @@ fn source_of(li: &LoadedInput, source: Option<u64>) -> CliResult<u32> {
     }
 }
 
-fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
-    json!({
-        "app": app,
-        "graph": li.graph_name,
-        "format": li.format.name(),
-        "nodes": li.graph.num_nodes(),
-        "edges": li.graph.num_edges(),
-        "load_s": li.load_s,
-        "repeat": run.repeat,
-    })
-}
-
-/// Notes go to stderr, so `--json` output on stdout stays one clean object.
-fn note(msg: &str) {
-    eprintln!("note: {msg}");
-}
-
 pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     let mut li = load(&a.input)?;
     for n in &li.notes {
         note(n);
     }
-    if !li.graph.is_weighted() {
-        let spec = WeightSpec::DEFAULT;
-        note(&format!(
-            "the graph has no weights: using random weights {spec} (set with --weights)"
-        ));
-        li.graph.assign_weights(spec);
-        li.weights = Some(spec);
-    }
+    ensure_weights(&mut li);
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
     let sched = scheduler_config(&a.run, Some(delta))?;
     let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_sssp(g, src, &sched, &cfg, a.run.repeat)?;
+    let runs = run_repeated(
+        &sched,
+        &cfg,
+        a.run.repeat,
+        || SsspOnce { g, src, cfg: &cfg },
+        |o| &o.report,
+    )?;
     let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.dist[..]), || {
         sssp::dijkstra(g, src)
     })?;
@@ -92,10 +96,11 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     write_out(g, &a.run, &out.dist, sssp::UNREACHABLE)?;
     let (reached, sum, max) = sssp::summarize(&out.dist);
     let mut j = header("sssp", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, g, src, &runs, verified));
+    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
     merge(
         &mut j,
         json!({
+            "source": g.file_id(src),
             "delta": sched.has_param("delta").then_some(delta),
             "weights": li.weights.map(|w| w.to_string()),
             "stale_tasks": out.stats.stale_tasks,
@@ -110,6 +115,99 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     Ok(())
 }
 
+/// Weights for apps that need them: the file's, else `--weights`, else the default spec with
+/// a note.
+fn ensure_weights(li: &mut LoadedInput) {
+    if !li.graph.is_weighted() {
+        let spec = WeightSpec::DEFAULT;
+        note(&format!(
+            "the graph has no weights: using random weights {spec} (set with --weights)"
+        ));
+        li.graph.assign_weights(spec);
+        li.weights = Some(spec);
+    }
+}
+
+pub fn astar_cmd(a: &AstarArgs) -> CliResult {
+    let mut li = load(&a.input)?;
+    for n in &li.notes {
+        note(n);
+    }
+    let geometry = match (a.geometry.as_str(), &a.coords) {
+        ("lonlat", _) => astar::Geometry::LonLat,
+        ("planar", _) => astar::Geometry::Planar,
+        (_, Some(p)) if p.to_string_lossy().contains(".co") => astar::Geometry::LonLat,
+        _ => astar::Geometry::Planar,
+    };
+    if let Some(path) = &a.coords {
+        if !path.exists() {
+            return Err(CliError::input(format!(
+                "{}: coordinate file not found",
+                path.display()
+            )));
+        }
+        ordo_graph::load_coords(path, &mut li.graph)?;
+    } else if li.graph.coords().is_none() {
+        return Err(CliError::input(
+            "A* needs node coordinates: pass --coords FILE (.co or .xyz)",
+        ));
+    }
+    ensure_weights(&mut li);
+    let src = source_of(&li, a.source)?;
+    let dst = li
+        .graph
+        .node_from_file_id(a.target)
+        .map_err(CliError::input)?;
+    let g = &li.graph;
+    let h = astar::Heuristic::new(g, dst, geometry).expect("coordinates were attached above");
+    let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
+    let sched = scheduler_config(&a.run, Some(delta))?;
+    let cfg = exec_config(&a.run, &sched)?;
+    let runs = run_repeated(
+        &sched,
+        &cfg,
+        a.run.repeat,
+        || AstarOnce {
+            g,
+            src,
+            dst,
+            h: &h,
+            cfg: &cfg,
+        },
+        |o| &o.report,
+    )?;
+    let verified = verify_with(
+        &a.run,
+        || sssp::dijkstra(g, src)[dst as usize],
+        |&expected| {
+            for r in &runs.results {
+                astar::check(g, dst, r.dist, expected).map_err(CliError::input)?;
+            }
+            Ok(())
+        },
+    )?;
+    let out = &runs.results[0];
+    let mut j = header("astar", &li, &a.run);
+    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
+    merge(
+        &mut j,
+        json!({
+            "source": g.file_id(src),
+            "target": g.file_id(dst),
+            "delta": sched.has_param("delta").then_some(delta),
+            "weights": li.weights.map(|w| w.to_string()),
+            "geometry": format!("{geometry:?}").to_lowercase(),
+            "scale": h.scale,
+            "dist": (out.dist != sssp::UNREACHABLE).then_some(out.dist),
+            "expanded": out.stats.expanded,
+            "pruned": out.stats.pruned,
+            "stale_tasks": out.stats.stale_tasks,
+        }),
+    );
+    emit(&j, &a.run, &["dist", "expanded", "scale"]);
+    Ok(())
+}
+
 pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let li = load(&a.input)?;
     for n in &li.notes {
@@ -119,7 +217,13 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let g = &li.graph;
     let sched = scheduler_config(&a.run, Some(0))?;
     let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_bfs(g, src, &sched, &cfg, a.run.repeat)?;
+    let runs = run_repeated(
+        &sched,
+        &cfg,
+        a.run.repeat,
+        || BfsOnce { g, src, cfg: &cfg },
+        |o| &o.report,
+    )?;
     let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.level[..]), || {
         bfs::serial_bfs(g, src)
     })?;
@@ -127,10 +231,11 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     write_out(g, &a.run, &out.level, bfs::UNREACHED)?;
     let (reached, sum, max) = bfs::summarize(&out.level);
     let mut j = header("bfs", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, g, src, &runs, verified));
+    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
     merge(
         &mut j,
         json!({
+            "source": g.file_id(src),
             "stale_tasks": out.stats.stale_tasks,
             "reached": reached,
             "level_sum": sum,
@@ -139,132 +244,4 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     );
     emit(&j, &a.run, &["reached", "level_sum", "max_level"]);
     Ok(())
-}
-
-/// The JSON fields about the run every application reports.
-fn run_fields<R>(
-    sched: &SchedulerConfig,
-    cfg: &ExecConfig,
-    g: &Graph,
-    src: u32,
-    runs: &Runs<R>,
-    verified: Option<bool>,
-) -> serde_json::Value {
-    let median = runs.median_time();
-    json!({
-        "scheduler": sched.name(),
-        "scheduler_label": sched.label(),
-        "params": params_json(sched),
-        "threads": cfg.threads,
-        "source": g.file_id(src),
-        "time_s": median.as_secs_f64(),
-        "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
-        "verified": verified,
-        "stats": stats_json(&runs.reports, median),
-    })
-}
-
-/// Checks every run's values against the oracle, computed once; `None` with `--no-verify`.
-fn verify_runs<'r, V: PartialEq + Copy + std::fmt::Display + 'r>(
-    run: &RunArgs,
-    g: &Graph,
-    results: impl Iterator<Item = &'r [V]>,
-    oracle: impl FnOnce() -> Vec<V>,
-) -> CliResult<Option<bool>> {
-    if run.no_verify {
-        return Ok(None);
-    }
-    let expected = oracle();
-    for got in results {
-        verify_against(got, &expected, g)?;
-    }
-    Ok(Some(true))
-}
-
-/// `--out`: `id value` per node, `inf` where the value is `unreached`.
-fn write_out<V: Copy + PartialEq + std::fmt::Display>(
-    g: &Graph,
-    run: &RunArgs,
-    values: &[V],
-    unreached: V,
-) -> CliResult {
-    match &run.out {
-        Some(path) => write_values(g, path, values, |v| {
-            if v == unreached {
-                "inf".into()
-            } else {
-                v.to_string()
-            }
-        }),
-        None => Ok(()),
-    }
-}
-
-/// One JSON object on stdout with `--json`, else the text summary ending with `results`.
-fn emit(j: &serde_json::Value, run: &RunArgs, results: &[&str]) {
-    if run.json {
-        println!("{j}");
-    } else {
-        print_summary(j, results);
-    }
-}
-
-/// Compares with the oracle; a mismatch is exit status 1.
-fn verify_against<V: PartialEq + Copy + std::fmt::Display>(
-    got: &[V],
-    expected: &[V],
-    g: &Graph,
-) -> CliResult {
-    ordo_algos::compare(got, expected, |v| v.to_string(), |v| g.file_id(v)).map_err(CliError::input)
-}
-
-fn merge(a: &mut serde_json::Value, b: serde_json::Value) {
-    if let (Some(a), serde_json::Value::Object(b)) = (a.as_object_mut(), b) {
-        a.extend(b);
-    }
-}
-
-fn print_summary(j: &serde_json::Value, results: &[&str]) {
-    let s = |k: &str| match &j[k] {
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Null => "-".into(),
-        v => v.to_string(),
-    };
-    println!(
-        "{} on {} ({} nodes, {} arcs, loaded in {:.3} s)",
-        s("app"),
-        s("graph"),
-        s("nodes"),
-        s("edges"),
-        j["load_s"].as_f64().unwrap_or(0.0)
-    );
-    println!(
-        "  scheduler {}  threads {}  source {}{}",
-        s("scheduler_label"),
-        s("threads"),
-        s("source"),
-        match &j["weights"] {
-            serde_json::Value::String(w) => format!("  weights {w}"),
-            _ => String::new(),
-        }
-    );
-    let st = &j["stats"];
-    println!(
-        "  time {:.2} ms (median of {})  tasks {}  pushes {}  empty pops {}  stale {}",
-        j["time_s"].as_f64().unwrap_or(0.0) * 1e3,
-        s("repeat"),
-        st["tasks"],
-        st["pushes"],
-        st["empty_pops"],
-        s("stale_tasks")
-    );
-    let parts: Vec<String> = results.iter().map(|k| format!("{k} {}", s(k))).collect();
-    println!("  {}", parts.join("  "));
-    println!(
-        "  verified: {}",
-        match j["verified"] {
-            serde_json::Value::Bool(true) => "yes (matches the serial oracle)",
-            _ => "skipped (--no-verify)",
-        }
-    );
 }

@@ -2,7 +2,7 @@
 //! schedulers and thread counts, each verified, in one comparison table.
 
 use crate::error::{CliError, CliResult};
-use crate::run::run_sssp;
+use crate::run::{run_repeated, SsspOnce};
 use ordo_algos::sssp;
 use ordo_exec::ExecConfig;
 use ordo_graph::{load_graph_from_bytes, LoadOptions};
@@ -50,7 +50,17 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
             topology: Topology::detect(),
             cancel: None,
         };
-        let runs = run_sssp(&g, 0, &sched, &cfg, repeat)?;
+        let runs = run_repeated(
+            &sched,
+            &cfg,
+            repeat,
+            || SsspOnce {
+                g: &g,
+                src: 0,
+                cfg: &cfg,
+            },
+            |o| &o.report,
+        )?;
         let ms = runs.median_time().as_secs_f64() * 1e3;
         let ok = runs.results.iter().all(|r| r.dist == expected);
         let base = *serial_ms.get_or_insert(ms);

@@ -5,8 +5,10 @@ mod args;
 mod demo;
 mod error;
 mod load;
+mod output;
 mod run;
 mod tools;
+mod undirected;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -21,6 +23,10 @@ use error::CliError;
   ordo sssp USA-road-d.NY.gr.gz --threads 2 --scheduler obim --delta 12 --repeat 5
   ordo sssp USA-road-d.NY.gr.gz --scheduler smq --param p_steal=1/4 --param steal_size=8
   ordo bfs soc-Slashdot0902.txt.gz --json
+  ordo astar osm-rome.gr.gz --coords osm-rome.co.gz --source 1 --target 3000
+  ordo cc soc-Slashdot0902.txt.gz --threads 2
+  ordo kcore email-Enron.txt.gz --out core.txt
+  ordo tc facebook_combined.txt.gz --scheduler fifo
   ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
   ordo info email-Enron.txt.gz
   ordo convert USA-road-d.NY.gr.gz ny.ordo
@@ -40,6 +46,14 @@ enum Command {
     Sssp(apps::SsspArgs),
     /// Breadth-first search levels (verified against a queue BFS)
     Bfs(apps::BfsArgs),
+    /// A* shortest path to one target with a straight-line estimate (verified against Dijkstra)
+    Astar(apps::AstarArgs),
+    /// Connected components of the undirected view (verified against union-find)
+    Cc(undirected::UndirectedArgs),
+    /// Core numbers by prioritized peeling (verified against bucket peeling)
+    Kcore(undirected::UndirectedArgs),
+    /// Triangle count of the undirected view (verified against a serial count)
+    Tc(undirected::UndirectedArgs),
     /// Describe a graph file
     Info(tools::InfoArgs),
     /// Convert a graph between formats (e.g. to ordo's fast binary format)
@@ -65,6 +79,10 @@ fn main() {
     let res = match &cli.command {
         Command::Sssp(a) => apps::sssp_cmd(a),
         Command::Bfs(a) => apps::bfs_cmd(a),
+        Command::Astar(a) => apps::astar_cmd(a),
+        Command::Cc(a) => undirected::cc_cmd(a),
+        Command::Kcore(a) => undirected::kcore_cmd(a),
+        Command::Tc(a) => undirected::tc_cmd(a),
         Command::Info(a) => tools::info_cmd(a),
         Command::Convert(a) => tools::convert_cmd(a),
         Command::Gen(a) => tools::gen_cmd(a),

@@ -3,7 +3,7 @@
 
 use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
-use ordo_algos::{bfs, sssp};
+use ordo_algos::{astar, bfs, cc, kcore, sssp, tc};
 use ordo_exec::{ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::{parse_param, Scheduler, SchedulerConfig, SchedulerVisitor, Topology};
@@ -67,34 +67,42 @@ fn exec_error(e: ExecError) -> CliError {
     CliError::input(e)
 }
 
-struct SsspOnce<'a> {
-    g: &'a Graph,
-    src: u32,
-    cfg: &'a ExecConfig,
+/// Declares `$name`, a visitor that runs one application on whichever scheduler the
+/// configuration builds (monomorphized per scheduler, see `ordo_sched::SchedulerVisitor`).
+macro_rules! app_visitor {
+    ($name:ident<$task:ty> -> $out:ty { $($field:ident: $ty:ty),* } |$me:ident, $s:ident| $run:expr) => {
+        pub struct $name<'a> {
+            $(pub $field: $ty,)*
+            pub cfg: &'a ExecConfig,
+        }
+
+        impl SchedulerVisitor<$task> for $name<'_> {
+            type Output = Result<$out, ExecError>;
+            fn visit<S: Scheduler<$task>>(self, $s: &S) -> Self::Output {
+                let $me = self;
+                $run
+            }
+        }
+    };
 }
 
-impl SchedulerVisitor<sssp::SsspTask> for SsspOnce<'_> {
-    type Output = Result<sssp::SsspOutput, ExecError>;
-    fn visit<S: Scheduler<sssp::SsspTask>>(self, s: &S) -> Self::Output {
-        sssp::run(self.g, self.src, s, self.cfg)
+app_visitor!(SsspOnce<sssp::SsspTask> -> sssp::SsspOutput { g: &'a Graph, src: u32 }
+    |me, s| sssp::run(me.g, me.src, s, me.cfg));
+app_visitor!(BfsOnce<bfs::BfsTask> -> bfs::BfsOutput { g: &'a Graph, src: u32 }
+    |me, s| bfs::run(me.g, me.src, s, me.cfg));
+app_visitor!(AstarOnce<sssp::SsspTask> -> astar::AstarOutput {
+        g: &'a Graph, src: u32, dst: u32, h: &'a astar::Heuristic
     }
-}
-
-struct BfsOnce<'a> {
-    g: &'a Graph,
-    src: u32,
-    cfg: &'a ExecConfig,
-}
-
-impl SchedulerVisitor<bfs::BfsTask> for BfsOnce<'_> {
-    type Output = Result<bfs::BfsOutput, ExecError>;
-    fn visit<S: Scheduler<bfs::BfsTask>>(self, s: &S) -> Self::Output {
-        bfs::run(self.g, self.src, s, self.cfg)
-    }
-}
+    |me, s| astar::run(me.g, me.src, me.dst, me.h, s, me.cfg));
+app_visitor!(CcOnce<cc::CcTask> -> cc::CcOutput { g: &'a Graph }
+    |me, s| cc::run(me.g, s, me.cfg));
+app_visitor!(KcoreOnce<kcore::KcoreTask> -> kcore::KcoreOutput { g: &'a Graph }
+    |me, s| kcore::run(me.g, s, me.cfg));
+app_visitor!(TcOnce<tc::TcTask> -> tc::TcOutput { g: &'a Graph }
+    |me, s| tc::run(me.g, s, me.cfg));
 
 /// Runs an application `repeat` times on fresh schedulers built from `sched`.
-fn run_repeated<T, V, O>(
+pub fn run_repeated<T, V, O>(
     sched: &SchedulerConfig,
     cfg: &ExecConfig,
     repeat: u32,
@@ -118,38 +126,6 @@ where
         runs.results.push(out);
     }
     Ok(runs)
-}
-
-pub fn run_sssp(
-    g: &Graph,
-    src: u32,
-    sched: &SchedulerConfig,
-    cfg: &ExecConfig,
-    repeat: u32,
-) -> CliResult<Runs<sssp::SsspOutput>> {
-    run_repeated(
-        sched,
-        cfg,
-        repeat,
-        || SsspOnce { g, src, cfg },
-        |o| &o.report,
-    )
-}
-
-pub fn run_bfs(
-    g: &Graph,
-    src: u32,
-    sched: &SchedulerConfig,
-    cfg: &ExecConfig,
-    repeat: u32,
-) -> CliResult<Runs<bfs::BfsOutput>> {
-    run_repeated(
-        sched,
-        cfg,
-        repeat,
-        || BfsOnce { g, src, cfg },
-        |o| &o.report,
-    )
 }
 
 /// Writes `id value` lines with the file's ids; `show` renders a value.

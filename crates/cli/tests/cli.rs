@@ -51,6 +51,46 @@ fn amsterdam() -> String {
         .into_owned()
 }
 
+fn amsterdam_coords() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/osm-amsterdam.co.gz")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn new_apps_json_verified_and_consistent() {
+    let g = amsterdam();
+    let co = amsterdam_coords();
+    // A* to a far node equals SSSP's distance there, under two schedulers.
+    let sssp = json(&ordo(&["sssp", &g, "--json", "--out", &tmp("d.txt")]));
+    let dist_to_5000: u64 = std::fs::read_to_string(tmp("d.txt"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("5000 ").map(|d| d.parse().unwrap()))
+        .unwrap();
+    assert_eq!(sssp["verified"], true);
+    for s in ["auto", "smq"] {
+        let a = json(&ordo(&[
+            "astar", &g, "--coords", &co, "--target", "5000", "-s", s, "--json",
+        ]));
+        assert_eq!(a["verified"], true);
+        assert_eq!(a["dist"], dist_to_5000);
+        assert_eq!(a["geometry"], "lonlat");
+        assert!(a["scale"].as_f64().unwrap() > 0.0);
+        assert!(a["expanded"].as_u64().unwrap() < 68213);
+    }
+    let c = json(&ordo(&["cc", &g, "--json", "-t", "2"]));
+    assert_eq!(c["verified"], true);
+    assert!(c["components"].as_u64().unwrap() >= 1);
+    let k = json(&ordo(&["kcore", &g, "--json", "-s", "fifo"]));
+    assert_eq!(k["verified"], true);
+    assert!(k["max_core"].as_u64().unwrap() >= 1);
+    let t = json(&ordo(&["tc", &g, "--json"]));
+    assert_eq!(t["verified"], true);
+    assert!(t["triangles"].as_u64().is_some());
+}
+
 #[test]
 fn sssp_json_has_every_field_and_agrees_across_schedulers() {
     let g = amsterdam();
@@ -160,6 +200,7 @@ fn unreachable_nodes_print_inf() {
 #[test]
 fn exit_codes_and_one_line_errors() {
     let g = amsterdam();
+    let co = amsterdam_coords();
     let cases: &[(&[&str], i32, &str)] = &[
         (&["sssp", "/no/such/file.gr"], 1, "/no/such/file.gr"),
         (
@@ -189,6 +230,20 @@ fn exit_codes_and_one_line_errors() {
         (&["sssp", &g, "--threads", "0"], 2, "--threads 0"),
         (&["sssp"], 2, "GRAPH"),
         (&["frobnicate"], 2, "unrecognized subcommand"),
+        (
+            &["astar", &g, "--target", "5", "--coords", "/no/such.co"],
+            1,
+            "/no/such.co: coordinate file not found",
+        ),
+        (&["astar", &g, "--target", "5"], 1, "pass --coords FILE"),
+        (
+            &["astar", &g, "--target", "68214", "--coords", &co],
+            1,
+            "out of range",
+        ),
+        (&["astar", &g, "--coords", &co], 2, "--target"),
+        (&["tc", &g, "--out", "/tmp/x"], 2, "no per-node output"),
+        (&["kcore", "/no/such/file.gr"], 1, "/no/such/file.gr"),
     ];
     for &(args, code, want) in cases {
         let out = ordo(args);

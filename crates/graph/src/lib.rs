@@ -29,6 +29,8 @@ pub use builder::{BuildOptions, EdgeList};
 pub use csr::{Coords, Graph, IdBase, Transpose};
 pub use error::{GraphError, Location, Result};
 pub use input::{node_limit, read_input, Format, Progress};
-pub use load::{load_coords, load_graph, load_graph_from_bytes, LoadOptions, Loaded};
+pub use load::{
+    load_coords, load_graph, load_graph_from_bytes, undirected_simple, LoadOptions, Loaded,
+};
 pub use weights::{mix64, WeightSpec};
 pub use write::write_graph;

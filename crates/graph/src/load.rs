@@ -132,6 +132,19 @@ fn rebuild_graph(g: Graph, opts: &BuildOptions) -> Result<Graph> {
     Ok(out)
 }
 
+/// The undirected simple view of `g`: every arc in both directions, no self-loops, one arc per
+/// node pair (the lightest). Algorithms on undirected graphs (components, cores, triangles,
+/// spanning trees) run on this. Coordinates are kept.
+pub fn undirected_simple(g: &Graph) -> Result<Graph> {
+    let opts = BuildOptions {
+        symmetrize: true,
+        drop_self_loops: true,
+        merge_parallel: true,
+        weights: None,
+    };
+    rebuild_graph(g.clone(), &opts)
+}
+
 /// Reads a `.co` or `.xyz` coordinate file (optionally gzipped) and attaches it to `g`.
 pub fn load_coords(path: &Path, g: &mut Graph) -> Result<()> {
     let text = read_input(path, None)?;

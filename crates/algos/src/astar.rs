@@ -1,0 +1,204 @@
+//! A* point-to-point shortest path by prioritized label-correcting relaxation (seed 000 §5.3).
+//!
+//! Tasks are SSSP's `(v, d)`, scheduled at priority `d + h(v)` where h estimates the distance
+//! from v to the target by straight-line distance. Because relaxed schedulers may run tasks out
+//! of order, a node is never "closed": a task is skipped if its distance is stale, or pruned if
+//! `d + h(v)` already reaches the best distance to the target found so far (no path through it
+//! can do better). With an exact order and a consistent h this expands what textbook A* does.
+//!
+//! **The estimate.** Coordinates are projected to the plane: DIMACS `.co` longitude/latitude
+//! (millionths of a degree) by the equirectangular projection at the target's latitude, in
+//! metres; other coordinates are used as they are. The projected distance is a metric, so if
+//! every edge satisfies `w(u, v) >= s * dist(u, v)` then `h(v) = s * dist(v, t)` never
+//! overestimates (sum the edge inequality along any path, then use the triangle inequality). The
+//! scale s is the smallest `w / dist` over the graph's edges (slightly lowered against rounding),
+//! so the estimate is admissible for any weights, including weights that are not lengths; it
+//! is reported. Edges of zero length impose nothing; a zero-weight edge between distinct points
+//! makes s = 0 and A* degrades to Dijkstra.
+
+use crate::sssp::{SsspTask, UNREACHABLE};
+use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::Scheduler;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const STALE: usize = 0;
+const PRUNED: usize = 1;
+const EXPANDED: usize = 2;
+
+/// How coordinates map to the plane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Geometry {
+    /// Longitude and latitude in millionths of a degree (DIMACS `.co`).
+    LonLat,
+    /// Planar coordinates, distances are Euclidean.
+    Planar,
+}
+
+/// The straight-line estimate towards one target.
+#[derive(Debug, Clone)]
+pub struct Heuristic {
+    /// Projected coordinates (x, y) per node.
+    xy: Vec<(f64, f64)>,
+    target: (f64, f64),
+    /// Weight units per projected unit (metres for `LonLat`).
+    pub scale: f64,
+}
+
+const EARTH_RADIUS_M: f64 = 6_371_000.0;
+
+impl Heuristic {
+    /// Projects `g`'s coordinates and computes the admissible scale. `None` if `g` has none.
+    pub fn new(g: &Graph, target: u32, geometry: Geometry) -> Option<Self> {
+        let c = g.coords()?;
+        let n = g.num_nodes() as u32;
+        let xy: Vec<(f64, f64)> = match geometry {
+            Geometry::Planar => (0..n).map(|v| c.get(v)).collect(),
+            Geometry::LonLat => {
+                let lat0 = (c.get(target).1 * 1e-6).to_radians();
+                let k = EARTH_RADIUS_M * 1e-6f64.to_radians();
+                (0..n)
+                    .map(|v| {
+                        let (lon, lat) = c.get(v);
+                        (lon * k * lat0.cos(), lat * k)
+                    })
+                    .collect()
+            }
+        };
+        let dist = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).hypot(a.1 - b.1);
+        let mut scale = f64::INFINITY;
+        for v in 0..n {
+            for (t, w) in g.out_edges(v) {
+                let d = dist(xy[v as usize], xy[t as usize]);
+                if d > 0.0 {
+                    scale = scale.min(w as f64 / d);
+                }
+            }
+        }
+        // No edge of positive length: nothing bounds the estimate, so use none.
+        let scale = if scale.is_finite() {
+            scale * (1.0 - 1e-9)
+        } else {
+            0.0
+        };
+        Some(Heuristic {
+            target: xy[target as usize],
+            xy,
+            scale,
+        })
+    }
+
+    /// The estimate from `v` to the target, rounded down.
+    #[inline]
+    pub fn estimate(&self, v: u32) -> u64 {
+        let (x, y) = self.xy[v as usize];
+        let d = (x - self.target.0).hypot(y - self.target.1);
+        (self.scale * d) as u64
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AstarStats {
+    /// Tasks that relaxed their node's edges.
+    pub expanded: u64,
+    /// Tasks skipped because their node had since got a shorter distance.
+    pub stale_tasks: u64,
+    /// Tasks dropped because they could not beat the best distance to the target.
+    pub pruned: u64,
+}
+
+pub struct AstarOutput {
+    /// The distance from the source to the target (`UNREACHABLE` if none).
+    pub dist: u64,
+    pub report: RunReport,
+    pub stats: AstarStats,
+}
+
+/// Parallel A* from `source` to `target` with estimate `h`.
+pub fn run<S: Scheduler<SsspTask>>(
+    g: &Graph,
+    source: u32,
+    target: u32,
+    h: &Heuristic,
+    sched: &S,
+    cfg: &ExecConfig,
+) -> Result<AstarOutput, ExecError> {
+    let n = g.num_nodes();
+    assert!(
+        (source as usize) < n && (target as usize) < n,
+        "node out of range"
+    );
+    let dist: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(UNREACHABLE)).collect();
+    dist[source as usize].store(0, Ordering::Relaxed);
+    let weights = g.weights();
+    let best = &dist[target as usize];
+    let start = SsspTask {
+        node: source,
+        dist: 0,
+    };
+    let report = for_each(sched, [(start, h.estimate(source))], cfg, |task, ctx| {
+        let v = task.node;
+        let d = task.dist;
+        if d > dist[v as usize].load(Ordering::Relaxed) {
+            ctx.count(STALE, 1);
+            return;
+        }
+        if v == target || d.saturating_add(h.estimate(v)) >= best.load(Ordering::Relaxed) {
+            ctx.count(PRUNED, 1);
+            return;
+        }
+        ctx.count(EXPANDED, 1);
+        for e in g.edge_range(v) {
+            let t = g.targets()[e];
+            let nd = d + weights.map_or(1, |w| w[e]) as u64;
+            let bound = nd.saturating_add(h.estimate(t));
+            if bound >= best.load(Ordering::Relaxed) {
+                continue;
+            }
+            let slot = &dist[t as usize];
+            if slot.fetch_min(nd, Ordering::Relaxed) > nd {
+                ctx.push_owned(SsspTask { node: t, dist: nd }, bound, t as u64);
+            }
+        }
+    })?;
+    Ok(AstarOutput {
+        dist: best.load(Ordering::Relaxed),
+        stats: AstarStats {
+            expanded: report.total.app[EXPANDED],
+            stale_tasks: report.total.app[STALE],
+            pruned: report.total.app[PRUNED],
+        },
+        report,
+    })
+}
+
+/// Checks `dist` against serial Dijkstra's distance from `source` to `target`.
+pub fn verify(g: &Graph, source: u32, target: u32, dist: u64) -> Result<(), crate::VerifyError> {
+    check(
+        g,
+        target,
+        dist,
+        crate::sssp::dijkstra(g, source)[target as usize],
+    )
+}
+
+/// Checks `dist` against the `expected` distance to `target`.
+pub fn check(g: &Graph, target: u32, dist: u64, expected: u64) -> Result<(), crate::VerifyError> {
+    let show = |d: u64| {
+        if d == UNREACHABLE {
+            "inf".to_string()
+        } else {
+            d.to_string()
+        }
+    };
+    if dist == expected {
+        Ok(())
+    } else {
+        Err(crate::VerifyError {
+            mismatches: 1,
+            node: g.file_id(target),
+            got: show(dist),
+            expected: show(expected),
+        })
+    }
+}
