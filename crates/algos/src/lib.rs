@@ -5,12 +5,14 @@
 //! * [`sssp`], [`bfs`], [`astar`]: paths, prioritized by distance (plus an estimate for A*).
 //! * [`cc`]: connected components, prioritized by label.
 //! * [`kcore`]: core numbers by peeling, prioritized by the current degree estimate.
+//! * [`pagerank`]: residual-pushing PageRank, prioritized by residual (PR and PR-D).
 //! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
 
 pub mod astar;
 pub mod bfs;
 pub mod cc;
 pub mod kcore;
+pub mod pagerank;
 pub mod sssp;
 pub mod tc;
 mod verify;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use ordo_algos::{astar, cc, kcore, sssp, tc};
+use ordo_algos::{astar, cc, kcore, pagerank, sssp, tc};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_coords, load_graph, BuildOptions, Graph, LoadOptions};
 use ordo_sched::{Scheduler, SchedulerConfig, SchedulerVisitor};
@@ -174,6 +174,61 @@ fn astar_on_roads_matches_dijkstra() {
                     s.with(t, &cfg.topology, a).unwrap()
                 },
             );
+        }
+    }
+}
+
+struct Pagerank<'a> {
+    g: &'a Graph,
+    kind: pagerank::PriorityKind,
+    cfg: &'a ExecConfig,
+}
+impl SchedulerVisitor<pagerank::PrTask> for Pagerank<'_> {
+    type Output = pagerank::PrOutput;
+    fn visit<S: Scheduler<pagerank::PrTask>>(self, s: &S) -> pagerank::PrOutput {
+        pagerank::run(self.g, 1e-6, self.kind, s, self.cfg).unwrap()
+    }
+}
+
+/// PageRank (PR and PR-D priorities) within its error bound of power iteration, for every
+/// scheduler and thread count, and the same top 3. PR-D runs on the smaller graph only: its
+/// thousands of priorities make obim and PMOD slow by design (seed 000 §6).
+#[test]
+fn pagerank_on_social_graphs_within_bound() {
+    for name in ["wiki-Vote.txt.gz", "email-Enron.txt.gz"] {
+        let Some(path) = common::shared(name) else {
+            continue;
+        };
+        let g = load_graph(&path, &LoadOptions::default(), None)
+            .unwrap()
+            .graph;
+        let (exact, _) = pagerank::power_iteration(&g);
+        assert!((exact.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let kinds: &[_] = if name.starts_with("wiki") {
+            &[pagerank::PriorityKind::Pr, pagerank::PriorityKind::PrD]
+        } else {
+            &[pagerank::PriorityKind::Pr]
+        };
+        for &kind in kinds {
+            for (sched, max) in schedulers(0) {
+                for threads in [1, 2, 8].into_iter().filter(|&t| t <= max) {
+                    let cfg = ExecConfig::new(threads);
+                    let g = &g;
+                    let out = sched
+                        .with(threads, &cfg.topology, Pagerank { g, kind, cfg: &cfg })
+                        .unwrap();
+                    let l1 = pagerank::check(&exact, &out).unwrap_or_else(|e| {
+                        panic!("{name} {kind:?} {} x{threads}: {e}", sched.label())
+                    });
+                    assert!(l1 < 0.05, "{name}: bound too loose to mean anything");
+                    assert_eq!(
+                        pagerank::top(&out.score, 3),
+                        pagerank::top(&exact, 3),
+                        "{name} {kind:?} {} x{threads}",
+                        sched.label()
+                    );
+                }
+            }
         }
     }
 }

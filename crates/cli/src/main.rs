@@ -6,6 +6,7 @@ mod demo;
 mod error;
 mod load;
 mod output;
+mod rank;
 mod run;
 mod tools;
 mod undirected;
@@ -24,6 +25,7 @@ use error::CliError;
   ordo sssp USA-road-d.NY.gr.gz --scheduler smq --param p_steal=1/4 --param steal_size=8
   ordo bfs soc-Slashdot0902.txt.gz --json
   ordo astar osm-rome.gr.gz --coords osm-rome.co.gz --source 1 --target 3000
+  ordo pagerank web-graph.txt.gz --priority prd --tolerance 1e-8
   ordo cc soc-Slashdot0902.txt.gz --threads 2
   ordo kcore email-Enron.txt.gz --out core.txt
   ordo tc facebook_combined.txt.gz --scheduler fifo
@@ -48,6 +50,8 @@ enum Command {
     Bfs(apps::BfsArgs),
     /// A* shortest path to one target with a straight-line estimate (verified against Dijkstra)
     Astar(apps::AstarArgs),
+    /// PageRank (networkx's definition) by residual pushing (verified against power iteration)
+    Pagerank(rank::PagerankArgs),
     /// Connected components of the undirected view (verified against union-find)
     Cc(undirected::UndirectedArgs),
     /// Core numbers by prioritized peeling (verified against bucket peeling)
@@ -80,6 +84,7 @@ fn main() {
         Command::Sssp(a) => apps::sssp_cmd(a),
         Command::Bfs(a) => apps::bfs_cmd(a),
         Command::Astar(a) => apps::astar_cmd(a),
+        Command::Pagerank(a) => rank::pagerank_cmd(a),
         Command::Cc(a) => undirected::cc_cmd(a),
         Command::Kcore(a) => undirected::kcore_cmd(a),
         Command::Tc(a) => undirected::tc_cmd(a),

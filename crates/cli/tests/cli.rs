@@ -86,6 +86,10 @@ fn new_apps_json_verified_and_consistent() {
     let k = json(&ordo(&["kcore", &g, "--json", "-s", "fifo"]));
     assert_eq!(k["verified"], true);
     assert!(k["max_core"].as_u64().unwrap() >= 1);
+    let p = json(&ordo(&["pagerank", &g, "--json", "--priority", "prd"]));
+    assert_eq!(p["verified"], true);
+    assert_eq!(p["top"].as_array().unwrap().len(), 10);
+    assert!(p["l1_vs_oracle"].as_f64().unwrap() <= p["error_bound"].as_f64().unwrap());
     let t = json(&ordo(&["tc", &g, "--json"]));
     assert_eq!(t["verified"], true);
     assert!(t["triangles"].as_u64().is_some());
@@ -244,6 +248,12 @@ fn exit_codes_and_one_line_errors() {
         (&["astar", &g, "--coords", &co], 2, "--target"),
         (&["tc", &g, "--out", "/tmp/x"], 2, "no per-node output"),
         (&["kcore", "/no/such/file.gr"], 1, "/no/such/file.gr"),
+        (
+            &["pagerank", &g, "--tolerance", "2"],
+            2,
+            "must be in (0, 1)",
+        ),
+        (&["pagerank", &g, "--priority", "x"], 2, "invalid value"),
     ];
     for &(args, code, want) in cases {
         let out = ordo(args);

@@ -1,0 +1,256 @@
+//! PageRank by residual pushing with integer-converted priorities (seed 000 §5.3, PR and PR-D;
+//! Whang et al., "Scalable data-driven PageRank", Euro-Par 2015).
+//!
+//! **Definition** (networkx's `pagerank`): damping α = 0.85, teleport and dangling mass spread
+//! uniformly, scores summing to 1; every arc counts once (weights are ignored).
+//!
+//! **Method.** With the dangling mass spread like the teleport, the scores are the normalized
+//! solution y of `y = (1 - α) 1 + α Pᵀ y` where P drops dangling rows (the dangling terms only
+//! rescale y). Each node keeps an estimate `x_v` and a residual `r_v`, starting at 0 and
+//! `1 - α`. A task for v takes v's whole residual, adds it to `x_v` and gives `α r / outdeg(v)`
+//! to each out-neighbour; a neighbour whose residual crosses the threshold ε gets a task. When
+//! no residual reaches ε the run ends; then `x + (I - αPᵀ)⁻¹ r = y`, so the leftover residual R
+//! bounds the error: `|y - x|₁ <= R / (1 - α)`, and after normalizing both,
+//! `|score - exact|₁ <= 2R / ((1 - α) |x|₁)`. The verifier checks this bound against a serial
+//! power iteration that handles dangling nodes explicitly (so the rescaling argument is tested
+//! too).
+//!
+//! **Priorities.** Larger residuals first. The residual is scaled to units of ε and converted
+//! to an integer as seed 000 does: PR keeps the whole part, PR-D three decimals too; the
+//! priority is `2^40 - that` (smaller runs first). PR yields few distinct priorities, PR-D
+//! thousands (the case where obim's one bag per priority hurts and PMOD helps, seed 000 §6).
+
+use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::Scheduler;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub const DAMPING: f64 = 0.85;
+
+const EMPTY_TAKES: usize = 0;
+
+/// How a residual becomes an integer priority.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriorityKind {
+    /// The whole part of the scaled residual.
+    Pr,
+    /// The whole part and three decimals.
+    PrD,
+}
+
+/// "Push node `node`'s residual."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrTask {
+    pub node: u32,
+}
+
+pub struct PrOutput {
+    /// Scores summing to 1.
+    pub score: Vec<f64>,
+    /// Residual left at the end, in the units of the scores before normalizing.
+    pub leftover: f64,
+    /// The L1 distance to the exact scores is at most this.
+    pub error_bound: f64,
+    /// Tasks that found their residual already taken.
+    pub empty_takes: u64,
+    pub report: RunReport,
+}
+
+/// `f64` in an `AtomicU64`, with the read-modify-writes residual pushing needs.
+struct AtomicF64(AtomicU64);
+
+impl AtomicF64 {
+    fn new(x: f64) -> Self {
+        AtomicF64(AtomicU64::new(x.to_bits()))
+    }
+
+    fn take(&self) -> f64 {
+        f64::from_bits(self.0.swap(0f64.to_bits(), Ordering::Relaxed))
+    }
+
+    /// Adds `d`; returns the previous value.
+    fn add(&self, d: f64) -> f64 {
+        let mut cur = self.0.load(Ordering::Relaxed);
+        loop {
+            let new = (f64::from_bits(cur) + d).to_bits();
+            match self
+                .0
+                .compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return f64::from_bits(cur),
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    fn into_inner(self) -> f64 {
+        f64::from_bits(self.0.into_inner())
+    }
+}
+
+/// The per-node residual threshold for `tolerance` (networkx's meaning: the total error may
+/// reach `n * tolerance` in sum-to-1 units), in this module's units (scores summing to about
+/// n), capped at a tenth of the initial residual so that large graphs still propagate.
+pub fn threshold(n: usize, tolerance: f64) -> f64 {
+    (tolerance * n as f64).min((1.0 - DAMPING) / 10.0)
+}
+
+fn priority(residual: f64, eps: f64, kind: PriorityKind) -> u64 {
+    const TOP: u64 = 1 << 40;
+    let scaled = residual / eps;
+    let key = match kind {
+        PriorityKind::Pr => scaled,
+        PriorityKind::PrD => scaled * 1000.0,
+    };
+    TOP - (key as u64).min(TOP)
+}
+
+/// Parallel PageRank of `g` to `tolerance` (see [`threshold`]).
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// use ordo_sched::obim::{Obim, ObimConfig};
+/// use ordo_algos::pagerank::{self, PriorityKind};
+/// let g = gen::uniform_random(500, 3000, 2, &BuildOptions::default()).unwrap();
+/// let cfg = ExecConfig::new(2);
+/// let sched = Obim::new(&ObimConfig::default(), 2, &cfg.topology);
+/// let out = pagerank::run(&g, 1e-6, PriorityKind::PrD, &sched, &cfg).unwrap();
+/// pagerank::verify(&g, &out).unwrap();
+/// ```
+pub fn run<S: Scheduler<PrTask>>(
+    g: &Graph,
+    tolerance: f64,
+    kind: PriorityKind,
+    sched: &S,
+    cfg: &ExecConfig,
+) -> Result<PrOutput, ExecError> {
+    let n = g.num_nodes();
+    let eps = threshold(n, tolerance);
+    let start = 1.0 - DAMPING;
+    let x: Vec<AtomicF64> = (0..n).map(|_| AtomicF64::new(0.0)).collect();
+    let r: Vec<AtomicF64> = (0..n).map(|_| AtomicF64::new(start)).collect();
+    let initial = (0..n as u32)
+        .filter(|_| start >= eps)
+        .map(|v| (PrTask { node: v }, priority(start, eps, kind)));
+    let report = for_each(sched, initial, cfg, |task, ctx| {
+        let v = task.node;
+        let mass = r[v as usize].take();
+        if mass == 0.0 {
+            ctx.count(EMPTY_TAKES, 1);
+            return;
+        }
+        x[v as usize].add(mass);
+        let out = g.neighbors(v);
+        if out.is_empty() {
+            return; // dangling: its share only rescales the result (module docs)
+        }
+        let share = DAMPING * mass / out.len() as f64;
+        for &w in out {
+            let before = r[w as usize].add(share);
+            // The add that lifts the residual over ε schedules it; the task takes whatever
+            // has accumulated by the time it runs.
+            if before < eps && before + share >= eps {
+                ctx.push_owned(
+                    PrTask { node: w },
+                    priority(before + share, eps, kind),
+                    w as u64,
+                );
+            }
+        }
+    })?;
+    let x: Vec<f64> = x.into_iter().map(AtomicF64::into_inner).collect();
+    let leftover: f64 = r.into_iter().map(AtomicF64::into_inner).sum();
+    let total: f64 = x.iter().sum();
+    let (score, error_bound) = if total > 0.0 {
+        (
+            x.iter().map(|&s| s / total).collect(),
+            2.0 * leftover / ((1.0 - DAMPING) * total),
+        )
+    } else {
+        (vec![1.0 / n.max(1) as f64; n], 2.0)
+    };
+    Ok(PrOutput {
+        score,
+        leftover,
+        error_bound,
+        empty_takes: report.total.app[EMPTY_TAKES],
+        report,
+    })
+}
+
+/// Serial oracle: power iteration of networkx's definition, dangling mass spread explicitly,
+/// until the L1 change is below 1e-13 (or 10,000 rounds). Returns the scores and the rounds.
+pub fn power_iteration(g: &Graph) -> (Vec<f64>, u32) {
+    let n = g.num_nodes();
+    if n == 0 {
+        return (vec![], 0);
+    }
+    let nf = n as f64;
+    let mut x = vec![1.0 / nf; n];
+    let mut next = vec![0.0; n];
+    for round in 1..=10_000 {
+        let dangling: f64 = (0..n as u32)
+            .filter(|&v| g.out_degree(v) == 0)
+            .map(|v| x[v as usize])
+            .sum();
+        let base = (1.0 - DAMPING) / nf + DAMPING * dangling / nf;
+        next.iter_mut().for_each(|s| *s = base);
+        for v in 0..n as u32 {
+            let out = g.neighbors(v);
+            if !out.is_empty() {
+                let share = DAMPING * x[v as usize] / out.len() as f64;
+                for &w in out {
+                    next[w as usize] += share;
+                }
+            }
+        }
+        let change: f64 = x.iter().zip(&next).map(|(a, b)| (a - b).abs()).sum();
+        std::mem::swap(&mut x, &mut next);
+        if change < 1e-13 {
+            return (x, round);
+        }
+    }
+    (x, 10_000)
+}
+
+/// A PageRank result that is further from the oracle than its own error bound allows.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("verification failed: scores are {l1:.3e} from the power iteration (L1), more than the bound {bound:.3e}")]
+pub struct PrVerifyError {
+    pub l1: f64,
+    pub bound: f64,
+}
+
+/// Checks `out` against [`power_iteration`]: the L1 distance must be within the run's error
+/// bound (plus the oracle's own 1e-10). Returns the distance.
+pub fn verify(g: &Graph, out: &PrOutput) -> Result<f64, PrVerifyError> {
+    check(&power_iteration(g).0, out)
+}
+
+/// As [`verify`], with the oracle's scores given.
+pub fn check(exact: &[f64], out: &PrOutput) -> Result<f64, PrVerifyError> {
+    let l1: f64 = exact
+        .iter()
+        .zip(&out.score)
+        .map(|(a, b)| (a - b).abs())
+        .sum();
+    let bound = out.error_bound + 1e-10;
+    if l1 <= bound {
+        Ok(l1)
+    } else {
+        Err(PrVerifyError { l1, bound })
+    }
+}
+
+/// The `k` highest-scoring nodes, best first (ties by smaller index).
+pub fn top(score: &[f64], k: usize) -> Vec<u32> {
+    let mut ids: Vec<u32> = (0..score.len() as u32).collect();
+    ids.sort_by(|&a, &b| {
+        score[b as usize]
+            .total_cmp(&score[a as usize])
+            .then(a.cmp(&b))
+    });
+    ids.truncate(k);
+    ids
+}
