@@ -5,6 +5,7 @@
 //! * [`sssp`], [`bfs`], [`astar`]: paths, prioritized by distance (plus an estimate for A*).
 //! * [`cc`]: connected components, prioritized by label.
 //! * [`kcore`]: core numbers by peeling, prioritized by the current degree estimate.
+//! * [`mst`]: minimum spanning forest by Boruvka with merging, prioritized by degree.
 //! * [`pagerank`]: residual-pushing PageRank, prioritized by residual (PR and PR-D).
 //! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
 
@@ -12,6 +13,7 @@ pub mod astar;
 pub mod bfs;
 pub mod cc;
 pub mod kcore;
+pub mod mst;
 pub mod pagerank;
 pub mod sssp;
 pub mod tc;

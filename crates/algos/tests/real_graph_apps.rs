@@ -4,7 +4,7 @@
 
 mod common;
 
-use ordo_algos::{astar, cc, kcore, pagerank, sssp, tc};
+use ordo_algos::{astar, cc, kcore, mst, pagerank, sssp, tc};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_coords, load_graph, BuildOptions, Graph, LoadOptions};
 use ordo_sched::{Scheduler, SchedulerConfig, SchedulerVisitor};
@@ -74,6 +74,42 @@ impl SchedulerVisitor<kcore::KcoreTask> for Kcore<'_> {
     type Output = Vec<u32>;
     fn visit<S: Scheduler<kcore::KcoreTask>>(self, s: &S) -> Vec<u32> {
         kcore::run(self.0, s, self.1).unwrap().core
+    }
+}
+
+struct Mst<'a>(&'a Graph, &'a ExecConfig);
+impl SchedulerVisitor<mst::MstTask> for Mst<'_> {
+    type Output = Vec<mst::Edge>;
+    fn visit<S: Scheduler<mst::MstTask>>(self, s: &S) -> Vec<mst::Edge> {
+        mst::run(self.0, s, self.1).unwrap().edges
+    }
+}
+
+/// The minimum spanning forest (edge for edge, the order makes it unique) on a road graph
+/// with its own weights, a disconnected one, and a social graph with random weights.
+#[test]
+fn mst_matches_kruskal_on_real_graphs() {
+    for (name, weights) in [
+        ("USA-road-d.NY.gr.gz", None),
+        ("osm-rome.gr.gz", None),
+        ("email-Enron.txt.gz", Some("1:1000:4")),
+    ] {
+        let Some(path) = common::shared(name) else {
+            continue;
+        };
+        let opts = LoadOptions {
+            format: None,
+            build: BuildOptions {
+                weights: weights.map(|w| w.parse().unwrap()),
+                ..Default::default()
+            },
+        };
+        let g = load_graph(&path, &opts, None).unwrap().graph;
+        let g = ordo_graph::undirected_simple(&g).unwrap();
+        let expected = mst::kruskal(&g);
+        check_all(name, 0, &expected, |s, t, cfg| {
+            s.with(t, &cfg.topology, Mst(&g, cfg)).unwrap()
+        });
     }
 }
 
@@ -307,5 +343,16 @@ proptest! {
         prop_assert_eq!(&kcore::serial_kcore(&g), &brute_cores(&g));
         let labels = sched.with(threads, &cfg.topology, Cc(&g, &cfg)).unwrap();
         prop_assert_eq!(labels, cc::serial_cc(&g));
+        let weighted = gen::uniform_random(
+            n,
+            m,
+            seed,
+            &BuildOptions { weights: Some("1:5:9".parse().unwrap()), ..Default::default() },
+        )
+        .unwrap();
+        let weighted = ordo_graph::undirected_simple(&weighted).unwrap();
+        let forest = sched.with(threads, &cfg.topology, Mst(&weighted, &cfg)).unwrap();
+        prop_assert_eq!(&forest, &mst::kruskal(&weighted));
+        prop_assert_eq!(forest.len() as u64, n - cc::count(&cc::serial_cc(&weighted)));
     }
 }

@@ -117,7 +117,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
 
 /// Weights for apps that need them: the file's, else `--weights`, else the default spec with
 /// a note.
-fn ensure_weights(li: &mut LoadedInput) {
+pub fn ensure_weights(li: &mut LoadedInput) {
     if !li.graph.is_weighted() {
         let spec = WeightSpec::DEFAULT;
         note(&format!(

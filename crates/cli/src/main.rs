@@ -29,6 +29,7 @@ use error::CliError;
   ordo cc soc-Slashdot0902.txt.gz --threads 2
   ordo kcore email-Enron.txt.gz --out core.txt
   ordo tc facebook_combined.txt.gz --scheduler fifo
+  ordo mst USA-road-d.NY.gr.gz --threads 2
   ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
   ordo info email-Enron.txt.gz
   ordo convert USA-road-d.NY.gr.gz ny.ordo
@@ -56,6 +57,8 @@ enum Command {
     Cc(undirected::UndirectedArgs),
     /// Core numbers by prioritized peeling (verified against bucket peeling)
     Kcore(undirected::UndirectedArgs),
+    /// Minimum spanning forest by Boruvka with merging (verified against Kruskal)
+    Mst(undirected::UndirectedArgs),
     /// Triangle count of the undirected view (verified against a serial count)
     Tc(undirected::UndirectedArgs),
     /// Describe a graph file
@@ -87,6 +90,7 @@ fn main() {
         Command::Pagerank(a) => rank::pagerank_cmd(a),
         Command::Cc(a) => undirected::cc_cmd(a),
         Command::Kcore(a) => undirected::kcore_cmd(a),
+        Command::Mst(a) => undirected::mst_cmd(a),
         Command::Tc(a) => undirected::tc_cmd(a),
         Command::Info(a) => tools::info_cmd(a),
         Command::Convert(a) => tools::convert_cmd(a),

@@ -3,7 +3,7 @@
 
 use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
-use ordo_algos::{astar, bfs, cc, kcore, pagerank, sssp, tc};
+use ordo_algos::{astar, bfs, cc, kcore, mst, pagerank, sssp, tc};
 use ordo_exec::{ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::{parse_param, Scheduler, SchedulerConfig, SchedulerVisitor, Topology};
@@ -102,6 +102,8 @@ app_visitor!(PagerankOnce<pagerank::PrTask> -> pagerank::PrOutput {
         g: &'a Graph, tolerance: f64, kind: pagerank::PriorityKind
     }
     |me, s| pagerank::run(me.g, me.tolerance, me.kind, s, me.cfg));
+app_visitor!(MstOnce<mst::MstTask> -> mst::MstOutput { g: &'a Graph }
+    |me, s| mst::run(me.g, s, me.cfg));
 app_visitor!(TcOnce<tc::TcTask> -> tc::TcOutput { g: &'a Graph }
     |me, s| tc::run(me.g, s, me.cfg));
 

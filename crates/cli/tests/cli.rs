@@ -90,6 +90,12 @@ fn new_apps_json_verified_and_consistent() {
     assert_eq!(p["verified"], true);
     assert_eq!(p["top"].as_array().unwrap().len(), 10);
     assert!(p["l1_vs_oracle"].as_f64().unwrap() <= p["error_bound"].as_f64().unwrap());
+    let f = json(&ordo(&["mst", &g, "--json", "-t", "2"]));
+    assert_eq!(f["verified"], true);
+    assert_eq!(
+        f["edges"].as_u64().unwrap() + f["components"].as_u64().unwrap(),
+        68213
+    );
     let t = json(&ordo(&["tc", &g, "--json"]));
     assert_eq!(t["verified"], true);
     assert!(t["triangles"].as_u64().is_some());

@@ -1,0 +1,234 @@
+//! Minimum spanning forest by Boruvka with merging (seed 000 §5.3: "each task is associated
+//! with a vertex; the task picks the vertex's minimum weight edge and merges the vertex and its
+//! neighbour connected by the edge, scheduling a task to visit the new vertex"; priority = the
+//! vertex's degree, smallest first).
+//!
+//! Every component is a union-find root owning the list of edges of its nodes (behind a
+//! mutex). A task for root c drops the edges that have become internal, picks the lightest
+//! edge e leaving c, locks the two roots in index order, and if they are still two different
+//! roots, appends the smaller list to the larger, makes the larger the root of both, records e
+//! and schedules the new root at priority = its list length.
+//!
+//! **Why this is the minimum spanning forest under any order.** Edges are totally ordered by
+//! `(weight, smaller end, larger end)`, so the forest is unique. When a task picks e, e is the
+//! lightest edge leaving c's node set at that time, so by the cut property e is in the forest,
+//! even if c has grown since. If e's ends are already in one component when the locks are
+//! held, they were joined by forest edges, and e being in the forest too means it was one of
+//! them: nothing is lost by skipping it. Components only grow, so the run ends with every
+//! component having no leaving edge.
+//!
+//! Input: the undirected simple view (see [`ordo_graph::undirected_simple`]); a disconnected
+//! graph gives a spanning forest. The serial oracle is Kruskal with the same edge order.
+
+use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::Scheduler;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+const MERGES: usize = 0;
+const STALE: usize = 1;
+const EDGES_SCANNED: usize = 2;
+
+/// An undirected edge in the total order the forest is unique under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Edge {
+    pub weight: u32,
+    /// The smaller end.
+    pub a: u32,
+    /// The larger end.
+    pub b: u32,
+}
+
+impl Edge {
+    fn new(u: u32, v: u32, weight: u32) -> Self {
+        Edge {
+            weight,
+            a: u.min(v),
+            b: u.max(v),
+        }
+    }
+}
+
+/// "Find and merge along the lightest edge leaving the component rooted at `root`."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MstTask {
+    pub root: u32,
+}
+
+pub struct MstOutput {
+    /// The forest's edges, sorted.
+    pub edges: Vec<Edge>,
+    pub weight: u64,
+    pub report: RunReport,
+    pub merges: u64,
+    pub stale_tasks: u64,
+    pub edges_scanned: u64,
+}
+
+/// Union-find over atomics: `find` halves paths with compare-exchanges (a failed one only
+/// means someone else shortened the path); links happen under the roots' locks.
+struct Forest {
+    parent: Vec<AtomicU32>,
+}
+
+impl Forest {
+    fn find(&self, mut x: u32) -> u32 {
+        loop {
+            let p = self.parent[x as usize].load(Ordering::Acquire);
+            if p == x {
+                return x;
+            }
+            let gp = self.parent[p as usize].load(Ordering::Acquire);
+            if gp != p {
+                let _ = self.parent[x as usize].compare_exchange(
+                    p,
+                    gp,
+                    Ordering::AcqRel,
+                    Ordering::Relaxed,
+                );
+            }
+            x = gp;
+        }
+    }
+
+    fn is_root(&self, x: u32) -> bool {
+        self.parent[x as usize].load(Ordering::Acquire) == x
+    }
+}
+
+fn lock(m: &Mutex<Vec<Edge>>) -> MutexGuard<'_, Vec<Edge>> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Parallel minimum spanning forest of the undirected simple graph `g` (unweighted: weight 1).
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// use ordo_sched::obim::{Obim, ObimConfig};
+/// let g = gen::road_grid(20, 20, 1, &BuildOptions::default()).unwrap();
+/// let g = ordo_graph::undirected_simple(&g).unwrap();
+/// let cfg = ExecConfig::new(2);
+/// let sched = Obim::new(&ObimConfig::default(), 2, &cfg.topology);
+/// let out = ordo_algos::mst::run(&g, &sched, &cfg).unwrap();
+/// assert_eq!(out.edges.len(), 399);
+/// assert_eq!(out.edges, ordo_algos::mst::kruskal(&g));
+/// ```
+pub fn run<S: Scheduler<MstTask>>(
+    g: &Graph,
+    sched: &S,
+    cfg: &ExecConfig,
+) -> Result<MstOutput, ExecError> {
+    let n = g.num_nodes() as u32;
+    let forest = Forest {
+        parent: (0..n).map(AtomicU32::new).collect(),
+    };
+    let lists: Vec<Mutex<Vec<Edge>>> = (0..n)
+        .map(|v| Mutex::new(g.out_edges(v).map(|(t, w)| Edge::new(v, t, w)).collect()))
+        .collect();
+    // The edge that merged each absorbed root away (each root is absorbed at most once).
+    let chosen: Vec<Mutex<Option<Edge>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    // A queued task that has not started makes a second one for the same root pointless.
+    let queued: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(true)).collect();
+    let initial = (0..n)
+        .filter(|&v| g.out_degree(v) > 0)
+        .map(|v| (MstTask { root: v }, g.out_degree(v) as u64));
+    let report = for_each(sched, initial, cfg, |task, ctx| {
+        let c = task.root;
+        queued[c as usize].swap(false, Ordering::AcqRel);
+        if !forest.is_root(c) {
+            ctx.count(STALE, 1);
+            return;
+        }
+        // The lightest edge leaving c, dropping internal ones as we go.
+        let lightest = {
+            let mut list = lock(&lists[c as usize]);
+            ctx.count(EDGES_SCANNED, list.len() as u64);
+            list.retain(|e| forest.find(e.a) != forest.find(e.b));
+            list.iter().min().copied()
+        };
+        let Some(e) = lightest else {
+            return; // c is a whole component of the forest
+        };
+        loop {
+            let (x, y) = (forest.find(e.a), forest.find(e.b));
+            if x == y {
+                // Joined meanwhile (through e itself, see the module docs): c has new edges.
+                let r = forest.find(c);
+                if !queued[r as usize].swap(true, Ordering::AcqRel) {
+                    ctx.push(MstTask { root: r }, 0);
+                }
+                return;
+            }
+            let (lo, hi) = (x.min(y), x.max(y));
+            let l_lo = lock(&lists[lo as usize]);
+            let l_hi = lock(&lists[hi as usize]);
+            if !(forest.is_root(lo) && forest.is_root(hi)) {
+                continue; // one was absorbed before we locked it: look again
+            }
+            let (big, small, mut l_big, mut l_small) = if l_lo.len() >= l_hi.len() {
+                (lo, hi, l_lo, l_hi)
+            } else {
+                (hi, lo, l_hi, l_lo)
+            };
+            l_big.append(&mut l_small);
+            *chosen[small as usize]
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()) = Some(e);
+            forest.parent[small as usize].store(big, Ordering::Release);
+            let degree = l_big.len() as u64;
+            drop(l_small);
+            drop(l_big);
+            ctx.count(MERGES, 1);
+            if !queued[big as usize].swap(true, Ordering::AcqRel) {
+                ctx.push_owned(MstTask { root: big }, degree, big as u64);
+            }
+            return;
+        }
+    })?;
+    let mut edges: Vec<Edge> = chosen
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .collect();
+    edges.sort_unstable();
+    Ok(MstOutput {
+        weight: edges.iter().map(|e| e.weight as u64).sum(),
+        edges,
+        merges: report.total.app[MERGES],
+        stale_tasks: report.total.app[STALE],
+        edges_scanned: report.total.app[EDGES_SCANNED],
+        report,
+    })
+}
+
+/// Serial oracle: Kruskal over the edges sorted in the same order, with a plain union-find.
+/// Returns the forest's edges, sorted.
+pub fn kruskal(g: &Graph) -> Vec<Edge> {
+    let n = g.num_nodes();
+    let mut all: Vec<Edge> = (0..n as u32)
+        .flat_map(|v| {
+            g.out_edges(v)
+                .filter(move |&(t, _)| t > v)
+                .map(move |(t, w)| Edge::new(v, t, w))
+        })
+        .collect();
+    all.sort_unstable();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(p: &mut [u32], mut x: u32) -> u32 {
+        while p[x as usize] != x {
+            p[x as usize] = p[p[x as usize] as usize];
+            x = p[x as usize];
+        }
+        x
+    }
+    let mut forest = Vec::new();
+    for e in all {
+        let (x, y) = (find(&mut parent, e.a), find(&mut parent, e.b));
+        if x != y {
+            parent[x as usize] = y;
+            forest.push(e);
+        }
+    }
+    forest
+}
