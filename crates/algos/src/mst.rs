@@ -97,7 +97,14 @@ impl Forest {
     }
 }
 
-fn lock(m: &Mutex<Vec<Edge>>) -> MutexGuard<'_, Vec<Edge>> {
+/// An edge in a component's list, with its end on the far side.
+#[derive(Debug, Clone, Copy)]
+struct Leaving {
+    edge: Edge,
+    far: u32,
+}
+
+fn lock(m: &Mutex<Vec<Leaving>>) -> MutexGuard<'_, Vec<Leaving>> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -124,8 +131,16 @@ pub fn run<S: Scheduler<MstTask>>(
     let forest = Forest {
         parent: (0..n).map(AtomicU32::new).collect(),
     };
-    let lists: Vec<Mutex<Vec<Edge>>> = (0..n)
-        .map(|v| Mutex::new(g.out_edges(v).map(|(t, w)| Edge::new(v, t, w)).collect()))
+    // Each entry keeps the end outside the node it came from: an edge is internal to root c
+    // exactly when that end's root is c, one find instead of two.
+    let lists: Vec<Mutex<Vec<Leaving>>> = (0..n)
+        .map(|v| {
+            let edges = g.out_edges(v).map(|(t, w)| Leaving {
+                edge: Edge::new(v, t, w),
+                far: t,
+            });
+            Mutex::new(edges.collect())
+        })
         .collect();
     // The edge that merged each absorbed root away (each root is absorbed at most once).
     let chosen: Vec<Mutex<Option<Edge>>> = (0..n).map(|_| Mutex::new(None)).collect();
@@ -145,8 +160,8 @@ pub fn run<S: Scheduler<MstTask>>(
         let lightest = {
             let mut list = lock(&lists[c as usize]);
             ctx.count(EDGES_SCANNED, list.len() as u64);
-            list.retain(|e| forest.find(e.a) != forest.find(e.b));
-            list.iter().min().copied()
+            list.retain(|e| forest.find(e.far) != c);
+            list.iter().map(|e| e.edge).min()
         };
         let Some(e) = lightest else {
             return; // c is a whole component of the forest
