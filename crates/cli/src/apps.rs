@@ -129,6 +129,11 @@ pub fn ensure_weights(li: &mut LoadedInput) {
 }
 
 pub fn astar_cmd(a: &AstarArgs) -> CliResult {
+    if a.run.out.is_some() {
+        return Err(CliError::usage(
+            "astar computes one distance (in the output) and has no per-node output for --out",
+        ));
+    }
     let mut li = load(&a.input)?;
     for n in &li.notes {
         note(n);

@@ -253,6 +253,11 @@ fn exit_codes_and_one_line_errors() {
         ),
         (&["astar", &g, "--coords", &co], 2, "--target"),
         (&["tc", &g, "--out", "/tmp/x"], 2, "no per-node output"),
+        (
+            &["astar", &g, "--target", "5", "--out", "/tmp/x"],
+            2,
+            "no per-node output",
+        ),
         (&["kcore", "/no/such/file.gr"], 1, "/no/such/file.gr"),
         (
             &["pagerank", &g, "--tolerance", "2"],
