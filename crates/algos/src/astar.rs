@@ -136,6 +136,9 @@ pub fn run<S: Scheduler<SsspTask>>(
         node: source,
         dist: 0,
     };
+    // Relaxed, as in SSSP: distances carry no other data and only decrease, so a stale read of
+    // a node's distance or of `best` makes a task do useless work (skip less, prune less), never
+    // a wrong one; the final read follows the join in `for_each`.
     let report = for_each(sched, [(start, h.estimate(source))], cfg, |task, ctx| {
         let v = task.node;
         let d = task.dist;

@@ -67,6 +67,10 @@ pub fn run<S: Scheduler<CcTask>>(
     let initial = (0..n)
         .filter(|&v| g.neighbors(v).iter().any(|&t| t > v))
         .map(|v| (CcTask { node: v, label: v }, v as u64));
+    // Relaxed throughout: a label is one word that carries no other data, each task carries its
+    // label by value, and the final read happens after `for_each` joins the workers. A stale
+    // read only makes a task skip (it meets a label that is already smaller) or offer a label
+    // that `fetch_min` then refuses.
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
         if task.label > label[v as usize].load(Ordering::Relaxed) {

@@ -100,6 +100,9 @@ pub fn run<S: Scheduler<KcoreTask>>(
     let initial = (0..n).map(|v| (KcoreTask { node: v }, g.out_degree(v) as u64));
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
+        // The estimates themselves are Relaxed: what must be seen is ordered by the `queued`
+        // swaps (above) or by the scheduler's hand-off of a pushed task, which releases the
+        // pusher's writes to the popper; the final read follows the join in `for_each`.
         queued[v as usize].swap(false, Ordering::AcqRel);
         let mine = est[v as usize].load(Ordering::Relaxed);
         let nbrs = g.neighbors(v);

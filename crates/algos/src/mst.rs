@@ -68,6 +68,12 @@ pub struct MstOutput {
 
 /// Union-find over atomics: `find` halves paths with compare-exchanges (a failed one only
 /// means someone else shortened the path); links happen under the roots' locks.
+///
+/// Orderings: the parent links are the only data here. A link is stored (Release) while both
+/// roots' locks are held, and every decision taken on a `find` result is re-checked under
+/// those locks (`is_root` after locking), whose acquire makes the check exact; outside them a
+/// stale answer only costs a retry or a harmless extra scan. Acquire on the loads keeps a
+/// reader that follows a new link from seeing an older state of the node it leads to.
 struct Forest {
     parent: Vec<AtomicU32>,
 }
@@ -104,7 +110,14 @@ struct Leaving {
     far: u32,
 }
 
-fn lock(m: &Mutex<Vec<Leaving>>) -> MutexGuard<'_, Vec<Leaving>> {
+/// A node's share of the forest: while it is a root, its component's edges; once absorbed, the
+/// edge that merged it away (each root is absorbed at most once, so that is the forest).
+struct Component {
+    edges: Vec<Leaving>,
+    merged_by: Option<Edge>,
+}
+
+fn lock(m: &Mutex<Component>) -> MutexGuard<'_, Component> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -133,18 +146,21 @@ pub fn run<S: Scheduler<MstTask>>(
     };
     // Each entry keeps the end outside the node it came from: an edge is internal to root c
     // exactly when that end's root is c, one find instead of two.
-    let lists: Vec<Mutex<Vec<Leaving>>> = (0..n)
+    let comps: Vec<Mutex<Component>> = (0..n)
         .map(|v| {
             let edges = g.out_edges(v).map(|(t, w)| Leaving {
                 edge: Edge::new(v, t, w),
                 far: t,
             });
-            Mutex::new(edges.collect())
+            Mutex::new(Component {
+                edges: edges.collect(),
+                merged_by: None,
+            })
         })
         .collect();
-    // The edge that merged each absorbed root away (each root is absorbed at most once).
-    let chosen: Vec<Mutex<Option<Edge>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    // A queued task that has not started makes a second one for the same root pointless.
+    // A queued task that has not started makes a second one for the same root pointless: it
+    // clears the flag (AcqRel) before locking its list, so it sees every merge made by a task
+    // that found the flag set.
     let queued: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(true)).collect();
     let initial = (0..n)
         .filter(|&v| g.out_degree(v) > 0)
@@ -158,10 +174,10 @@ pub fn run<S: Scheduler<MstTask>>(
         }
         // The lightest edge leaving c, dropping internal ones as we go.
         let lightest = {
-            let mut list = lock(&lists[c as usize]);
-            ctx.count(EDGES_SCANNED, list.len() as u64);
-            list.retain(|e| forest.find(e.far) != c);
-            list.iter().map(|e| e.edge).min()
+            let mut comp = lock(&comps[c as usize]);
+            ctx.count(EDGES_SCANNED, comp.edges.len() as u64);
+            comp.edges.retain(|e| forest.find(e.far) != c);
+            comp.edges.iter().map(|e| e.edge).min()
         };
         let Some(e) = lightest else {
             return; // c is a whole component of the forest
@@ -169,32 +185,28 @@ pub fn run<S: Scheduler<MstTask>>(
         loop {
             let (x, y) = (forest.find(e.a), forest.find(e.b));
             if x == y {
-                // Joined meanwhile (through e itself, see the module docs): c has new edges.
-                let r = forest.find(c);
-                if !queued[r as usize].swap(true, Ordering::AcqRel) {
-                    ctx.push(MstTask { root: r }, 0);
-                }
+                // Joined meanwhile, through e itself (module docs). The merge that joined them
+                // scheduled the new root, so there is nothing left to do here.
                 return;
             }
+            // Both locks, always lower index first: no two tasks wait on each other.
             let (lo, hi) = (x.min(y), x.max(y));
-            let l_lo = lock(&lists[lo as usize]);
-            let l_hi = lock(&lists[hi as usize]);
+            let c_lo = lock(&comps[lo as usize]);
+            let c_hi = lock(&comps[hi as usize]);
             if !(forest.is_root(lo) && forest.is_root(hi)) {
                 continue; // one was absorbed before we locked it: look again
             }
-            let (big, small, mut l_big, mut l_small) = if l_lo.len() >= l_hi.len() {
-                (lo, hi, l_lo, l_hi)
+            let (big, small, mut c_big, mut c_small) = if c_lo.edges.len() >= c_hi.edges.len() {
+                (lo, hi, c_lo, c_hi)
             } else {
-                (hi, lo, l_hi, l_lo)
+                (hi, lo, c_hi, c_lo)
             };
-            l_big.append(&mut l_small);
-            *chosen[small as usize]
-                .lock()
-                .unwrap_or_else(|p| p.into_inner()) = Some(e);
+            c_big.edges.append(&mut c_small.edges);
+            c_small.merged_by = Some(e);
             forest.parent[small as usize].store(big, Ordering::Release);
-            let degree = l_big.len() as u64;
-            drop(l_small);
-            drop(l_big);
+            let degree = c_big.edges.len() as u64;
+            drop(c_small);
+            drop(c_big);
             ctx.count(MERGES, 1);
             if !queued[big as usize].swap(true, Ordering::AcqRel) {
                 ctx.push_owned(MstTask { root: big }, degree, big as u64);
@@ -202,9 +214,9 @@ pub fn run<S: Scheduler<MstTask>>(
             return;
         }
     })?;
-    let mut edges: Vec<Edge> = chosen
+    let mut edges: Vec<Edge> = comps
         .into_iter()
-        .filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()).merged_by)
         .collect();
     edges.sort_unstable();
     Ok(MstOutput {

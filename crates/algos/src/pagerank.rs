@@ -57,6 +57,11 @@ pub struct PrOutput {
 }
 
 /// `f64` in an `AtomicU64`, with the read-modify-writes residual pushing needs.
+///
+/// Relaxed is enough: every change is a read-modify-write on one location, so no mass is lost
+/// or counted twice whatever the interleaving (each location has one modification order), no
+/// other data is published through these values, and the final sums are read after
+/// `for_each` has joined the workers.
 struct AtomicF64(AtomicU64);
 
 impl AtomicF64 {

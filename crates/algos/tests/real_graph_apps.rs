@@ -21,13 +21,7 @@ fn load_undirected(name: &str) -> Option<Graph> {
 /// A spread of orders: exact, bucketed, adaptive, per-thread heaps, MultiQueue, unordered.
 fn schedulers(delta: u32) -> Vec<(SchedulerConfig, usize)> {
     let d = delta.to_string();
-    let mk = |name: &str, p: &[(&str, &str)]| {
-        let p: Vec<(String, String)> = p
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect();
-        SchedulerConfig::parse(name, &p).unwrap()
-    };
+    let mk = common::scheduler;
     vec![
         (mk("serial", &[]), 1),
         (mk("obim", &[("delta", &d)]), 8),
@@ -222,12 +216,12 @@ struct Pagerank<'a> {
 impl SchedulerVisitor<pagerank::PrTask> for Pagerank<'_> {
     type Output = pagerank::PrOutput;
     fn visit<S: Scheduler<pagerank::PrTask>>(self, s: &S) -> pagerank::PrOutput {
-        pagerank::run(self.g, 1e-6, self.kind, s, self.cfg).unwrap()
+        pagerank::run(self.g, 1e-7, self.kind, s, self.cfg).unwrap()
     }
 }
 
 /// PageRank (PR and PR-D priorities) within its error bound of power iteration, for every
-/// scheduler and thread count, and the same top 3. PR-D runs on the smaller graph only: its
+/// scheduler and thread count, and the same top 3 (up to ties within the bound). PR-D runs on the smaller graph only: its
 /// thousands of priorities make obim and PMOD slow by design (seed 000 §6).
 #[test]
 fn pagerank_on_social_graphs_within_bound() {
@@ -257,12 +251,28 @@ fn pagerank_on_social_graphs_within_bound() {
                         panic!("{name} {kind:?} {} x{threads}: {e}", sched.label())
                     });
                     assert!(l1 < 0.05, "{name}: bound too loose to mean anything");
-                    assert_eq!(
-                        pagerank::top(&out.score, 3),
-                        pagerank::top(&exact, 3),
-                        "{name} {kind:?} {} x{threads}",
-                        sched.label()
+                    // The same top 3 up to ties the run's error cannot separate. With every
+                    // score within `err` of the exact one, a node more than 2 err below the
+                    // exact 3rd is outscored by all of the exact top 3, so it cannot be in
+                    // ordo's. (Exact equality failed 1 run in 7 on Enron, whose 3rd and 5th
+                    // nodes differ by 4e-5.)
+                    let err = exact
+                        .iter()
+                        .zip(&out.score)
+                        .map(|(a, b)| (a - b).abs())
+                        .fold(0.0, f64::max);
+                    let third = exact[pagerank::top(&exact, 3)[2] as usize];
+                    assert!(
+                        err < third / 10.0,
+                        "{name}: per-node error too large to rank"
                     );
+                    for v in pagerank::top(&out.score, 3) {
+                        assert!(
+                            exact[v as usize] >= third - 2.0 * err,
+                            "{name} {kind:?} {} x{threads}: node {v} is not a top-3 node",
+                            sched.label()
+                        );
+                    }
                 }
             }
         }

@@ -28,13 +28,7 @@ fn load(name: &str, weights: Option<&str>, symmetrize: bool) -> Option<Graph> {
 /// delaunay_n16): it runs BFS here and SSSP in the property tests on small random graphs.
 fn schedulers(delta: u32, all: bool, lifo: bool) -> Vec<(SchedulerConfig, usize)> {
     let d = delta.to_string();
-    let mk = |name: &str, p: &[(&str, &str)]| {
-        let p: Vec<(String, String)> = p
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect();
-        SchedulerConfig::parse(name, &p).unwrap()
-    };
+    let mk = common::scheduler;
     let mut v = vec![
         (mk("serial", &[]), 1),
         (mk("obim", &[("delta", &d)]), 8),

@@ -2,9 +2,9 @@
 
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
-use crate::load::{load, LoadedInput};
-use crate::output::{emit, header, merge, note, run_fields, verify_runs, verify_with, write_out};
-use crate::run::{exec_config, run_repeated, scheduler_config, AstarOnce, BfsOnce, SsspOnce};
+use crate::load::{load_noted, LoadedInput};
+use crate::output::{finish, note, verify_runs, verify_with, write_out};
+use crate::run::{run_app, AstarOnce, BfsOnce, SsspOnce};
 use ordo_algos::{astar, bfs, sssp};
 use ordo_graph::WeightSpec;
 use serde_json::json;
@@ -72,36 +72,30 @@ fn source_of(li: &LoadedInput, source: Option<u64>) -> CliResult<u32> {
 }
 
 pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
-    let mut li = load(&a.input)?;
-    for n in &li.notes {
-        note(n);
-    }
+    let mut li = load_noted(&a.input)?;
     ensure_weights(&mut li);
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-    let sched = scheduler_config(&a.run, Some(delta))?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || SsspOnce { g, src, cfg: &cfg },
-        |o| &o.report,
+    let r = run_app(&a.run, Some(delta), |cfg| SsspOnce { g, src, cfg })?;
+    let verified = verify_runs(
+        &a.run,
+        g,
+        r.runs.results.iter().map(|o| &o.dist[..]),
+        || sssp::dijkstra(g, src),
     )?;
-    let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.dist[..]), || {
-        sssp::dijkstra(g, src)
-    })?;
-    let out = &runs.results[0];
+    let out = r.first();
     write_out(g, &a.run, &out.dist, sssp::UNREACHABLE)?;
     let (reached, sum, max) = sssp::summarize(&out.dist);
-    let mut j = header("sssp", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    finish(
+        "sssp",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "source": g.file_id(src),
-            "delta": sched.has_param("delta").then_some(delta),
+            "delta": r.sched.has_param("delta").then_some(delta),
             "weights": li.weights.map(|w| w.to_string()),
             "stale_tasks": out.stats.stale_tasks,
             "improving_relaxations": out.stats.improving_relaxations,
@@ -110,8 +104,8 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
             "dist_sum": sum as u64,
             "max_dist": max,
         }),
+        &["reached", "dist_sum", "max_dist"],
     );
-    emit(&j, &a.run, &["reached", "dist_sum", "max_dist"]);
     Ok(())
 }
 
@@ -128,20 +122,26 @@ pub fn ensure_weights(li: &mut LoadedInput) {
     }
 }
 
+/// A DIMACS coordinate file by its name (`.co`, optionally gzipped): longitude/latitude.
+fn is_dimacs_co(path: &std::path::Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.ends_with(".co") || name.ends_with(".co.gz")
+}
+
 pub fn astar_cmd(a: &AstarArgs) -> CliResult {
     if a.run.out.is_some() {
         return Err(CliError::usage(
             "astar computes one distance (in the output) and has no per-node output for --out",
         ));
     }
-    let mut li = load(&a.input)?;
-    for n in &li.notes {
-        note(n);
-    }
+    let mut li = load_noted(&a.input)?;
     let geometry = match (a.geometry.as_str(), &a.coords) {
         ("lonlat", _) => astar::Geometry::LonLat,
         ("planar", _) => astar::Geometry::Planar,
-        (_, Some(p)) if p.to_string_lossy().contains(".co") => astar::Geometry::LonLat,
+        (_, Some(p)) if is_dimacs_co(p) => astar::Geometry::LonLat,
         _ => astar::Geometry::Planar,
     };
     if let Some(path) = &a.coords {
@@ -166,40 +166,34 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
     let g = &li.graph;
     let h = astar::Heuristic::new(g, dst, geometry).expect("coordinates were attached above");
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-    let sched = scheduler_config(&a.run, Some(delta))?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || AstarOnce {
-            g,
-            src,
-            dst,
-            h: &h,
-            cfg: &cfg,
-        },
-        |o| &o.report,
-    )?;
+    let r = run_app(&a.run, Some(delta), |cfg| AstarOnce {
+        g,
+        src,
+        dst,
+        h: &h,
+        cfg,
+    })?;
     let verified = verify_with(
         &a.run,
         || sssp::dijkstra(g, src)[dst as usize],
         |&expected| {
-            for r in &runs.results {
-                astar::check(g, dst, r.dist, expected).map_err(CliError::input)?;
+            for o in &r.runs.results {
+                astar::check(g, dst, o.dist, expected).map_err(CliError::input)?;
             }
             Ok(())
         },
     )?;
-    let out = &runs.results[0];
-    let mut j = header("astar", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    let out = r.first();
+    finish(
+        "astar",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "source": g.file_id(src),
             "target": g.file_id(dst),
-            "delta": sched.has_param("delta").then_some(delta),
+            "delta": r.sched.has_param("delta").then_some(delta),
             "weights": li.weights.map(|w| w.to_string()),
             "geometry": format!("{geometry:?}").to_lowercase(),
             "scale": h.scale,
@@ -208,37 +202,31 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
             "pruned": out.stats.pruned,
             "stale_tasks": out.stats.stale_tasks,
         }),
+        &["dist", "expanded", "scale"],
     );
-    emit(&j, &a.run, &["dist", "expanded", "scale"]);
     Ok(())
 }
 
 pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
-    let li = load(&a.input)?;
-    for n in &li.notes {
-        note(n);
-    }
+    let li = load_noted(&a.input)?;
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
-    let sched = scheduler_config(&a.run, Some(0))?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || BfsOnce { g, src, cfg: &cfg },
-        |o| &o.report,
+    let r = run_app(&a.run, Some(0), |cfg| BfsOnce { g, src, cfg })?;
+    let verified = verify_runs(
+        &a.run,
+        g,
+        r.runs.results.iter().map(|o| &o.level[..]),
+        || bfs::serial_bfs(g, src),
     )?;
-    let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.level[..]), || {
-        bfs::serial_bfs(g, src)
-    })?;
-    let out = &runs.results[0];
+    let out = r.first();
     write_out(g, &a.run, &out.level, bfs::UNREACHED)?;
     let (reached, sum, max) = bfs::summarize(&out.level);
-    let mut j = header("bfs", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    finish(
+        "bfs",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "source": g.file_id(src),
             "stale_tasks": out.stats.stale_tasks,
@@ -246,7 +234,7 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
             "level_sum": sum,
             "max_level": max,
         }),
+        &["reached", "level_sum", "max_level"],
     );
-    emit(&j, &a.run, &["reached", "level_sum", "max_level"]);
     Ok(())
 }

@@ -50,17 +50,11 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
             topology: Topology::detect(),
             cancel: None,
         };
-        let runs = run_repeated(
-            &sched,
-            &cfg,
-            repeat,
-            || SsspOnce {
-                g: &g,
-                src: 0,
-                cfg: &cfg,
-            },
-            |o| &o.report,
-        )?;
+        let runs = run_repeated(&sched, &cfg, repeat, || SsspOnce {
+            g: &g,
+            src: 0,
+            cfg: cfg.clone(),
+        })?;
         let ms = runs.median_time().as_secs_f64() * 1e3;
         let ok = runs.results.iter().all(|r| r.dist == expected);
         let base = *serial_ms.get_or_insert(ms);

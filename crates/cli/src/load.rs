@@ -81,3 +81,12 @@ pub fn load(a: &InputArgs) -> CliResult<LoadedInput> {
         ),
     })
 }
+
+/// Loads the input for an application, printing the loader's notes on stderr.
+pub fn load_noted(a: &InputArgs) -> CliResult<LoadedInput> {
+    let li = load(a)?;
+    for n in &li.notes {
+        crate::output::note(n);
+    }
+    Ok(li)
+}

@@ -4,13 +4,13 @@
 use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::LoadedInput;
-use crate::run::{params_json, stats_json, write_values, Runs};
+use crate::run::{params_json, stats_json, write_values, AppRun, Runs};
 use ordo_exec::ExecConfig;
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
 
-pub fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
+fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
     json!({
         "app": app,
         "graph": li.graph_name,
@@ -27,8 +27,25 @@ pub fn note(msg: &str) {
     eprintln!("note: {msg}");
 }
 
+/// Prints an application's result: the header and run fields every application reports, then
+/// its own `fields`, as JSON or as the text summary ending with `results`.
+pub fn finish<O>(
+    app: &str,
+    li: &LoadedInput,
+    run: &RunArgs,
+    r: &AppRun<O>,
+    check: &Verification,
+    fields: serde_json::Value,
+    results: &[&str],
+) {
+    let mut j = header(app, li, run);
+    merge(&mut j, run_fields(&r.sched, &r.cfg, &r.runs, check));
+    merge(&mut j, fields);
+    emit(&j, run, results);
+}
+
 /// The JSON fields about the run every application reports.
-pub fn run_fields<R>(
+fn run_fields<R>(
     sched: &SchedulerConfig,
     cfg: &ExecConfig,
     runs: &Runs<R>,
@@ -115,7 +132,7 @@ pub fn write_out<V: Copy + PartialEq + std::fmt::Display>(
 }
 
 /// One JSON object on stdout with `--json`, else the text summary ending with `results`.
-pub fn emit(j: &serde_json::Value, run: &RunArgs, results: &[&str]) {
+fn emit(j: &serde_json::Value, run: &RunArgs, results: &[&str]) {
     if run.json {
         println!("{j}");
     } else {
@@ -132,7 +149,7 @@ pub fn verify_against<V: PartialEq + Copy + std::fmt::Display>(
     ordo_algos::compare(got, expected, |v| v.to_string(), |v| g.file_id(v)).map_err(CliError::input)
 }
 
-pub fn merge(a: &mut serde_json::Value, b: serde_json::Value) {
+fn merge(a: &mut serde_json::Value, b: serde_json::Value) {
     if let (Some(a), serde_json::Value::Object(b)) = (a.as_object_mut(), b) {
         a.extend(b);
     }

@@ -2,9 +2,9 @@
 
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
-use crate::load::load;
-use crate::output::{emit, header, merge, note, run_fields, verify_with};
-use crate::run::{exec_config, run_repeated, scheduler_config, write_values, PagerankOnce};
+use crate::load::load_noted;
+use crate::output::{finish, note, verify_with};
+use crate::run::{run_app, write_values, PagerankOnce};
 use ordo_algos::pagerank::{self, PriorityKind};
 use serde_json::json;
 
@@ -31,10 +31,7 @@ pub fn pagerank_cmd(a: &PagerankArgs) -> CliResult {
             a.tolerance
         )));
     }
-    let li = load(&a.input)?;
-    for n in &li.notes {
-        note(n);
-    }
+    let li = load_noted(&a.input)?;
     let g = &li.graph;
     if g.num_nodes() == 0 {
         return Err(CliError::input("the graph has no nodes"));
@@ -46,44 +43,38 @@ pub fn pagerank_cmd(a: &PagerankArgs) -> CliResult {
         "prd" => PriorityKind::PrD,
         _ => PriorityKind::Pr,
     };
-    let sched = scheduler_config(&a.run, None)?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || PagerankOnce {
-            g,
-            tolerance: a.tolerance,
-            kind,
-            cfg: &cfg,
-        },
-        |o| &o.report,
-    )?;
+    let r = run_app(&a.run, None, |cfg| PagerankOnce {
+        g,
+        tolerance: a.tolerance,
+        kind,
+        cfg,
+    })?;
     let mut l1 = None;
     let mut oracle_top = None;
     let verified = verify_with(
         &a.run,
         || pagerank::power_iteration(g).0,
         |exact| {
-            for r in &runs.results {
-                let d = pagerank::check(exact, r).map_err(CliError::input)?;
+            for o in &r.runs.results {
+                let d = pagerank::check(exact, o).map_err(CliError::input)?;
                 l1 = Some(l1.map_or(d, |m: f64| m.max(d)));
             }
             oracle_top = Some(pagerank::top(exact, 10));
             Ok(())
         },
     )?;
-    let out = &runs.results[0];
+    let out = r.first();
     if let Some(path) = &a.run.out {
         write_values(g, path, &out.score, |s| format!("{s:.9e}"))?;
     }
     let top = pagerank::top(&out.score, 10);
     let ids = |v: &[u32]| v.iter().map(|&n| g.file_id(n)).collect::<Vec<_>>();
-    let mut j = header("pagerank", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    finish(
+        "pagerank",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "priority": a.priority,
             "tolerance": a.tolerance,
@@ -96,7 +87,7 @@ pub fn pagerank_cmd(a: &PagerankArgs) -> CliResult {
             "error_bound": out.error_bound,
             "l1_vs_oracle": l1,
         }),
+        &["top", "error_bound", "l1_vs_oracle"],
     );
-    emit(&j, &a.run, &["top", "error_bound", "l1_vs_oracle"]);
     Ok(())
 }

@@ -67,13 +67,19 @@ fn exec_error(e: ExecError) -> CliError {
     CliError::input(e)
 }
 
+/// What every application's output carries: the executor's report of the run.
+pub trait AppOutput {
+    fn report(&self) -> &RunReport;
+}
+
 /// Declares `$name`, a visitor that runs one application on whichever scheduler the
 /// configuration builds (monomorphized per scheduler, see `ordo_sched::SchedulerVisitor`).
+/// It owns its `ExecConfig` (a few words, cloned per run) so that it borrows only the inputs.
 macro_rules! app_visitor {
     ($name:ident<$task:ty> -> $out:ty { $($field:ident: $ty:ty),* } |$me:ident, $s:ident| $run:expr) => {
         pub struct $name<'a> {
             $(pub $field: $ty,)*
-            pub cfg: &'a ExecConfig,
+            pub cfg: ExecConfig,
         }
 
         impl SchedulerVisitor<$task> for $name<'_> {
@@ -83,29 +89,67 @@ macro_rules! app_visitor {
                 $run
             }
         }
+
+        impl AppOutput for $out {
+            fn report(&self) -> &RunReport {
+                &self.report
+            }
+        }
     };
 }
 
 app_visitor!(SsspOnce<sssp::SsspTask> -> sssp::SsspOutput { g: &'a Graph, src: u32 }
-    |me, s| sssp::run(me.g, me.src, s, me.cfg));
+    |me, s| sssp::run(me.g, me.src, s, &me.cfg));
 app_visitor!(BfsOnce<bfs::BfsTask> -> bfs::BfsOutput { g: &'a Graph, src: u32 }
-    |me, s| bfs::run(me.g, me.src, s, me.cfg));
+    |me, s| bfs::run(me.g, me.src, s, &me.cfg));
 app_visitor!(AstarOnce<sssp::SsspTask> -> astar::AstarOutput {
         g: &'a Graph, src: u32, dst: u32, h: &'a astar::Heuristic
     }
-    |me, s| astar::run(me.g, me.src, me.dst, me.h, s, me.cfg));
+    |me, s| astar::run(me.g, me.src, me.dst, me.h, s, &me.cfg));
 app_visitor!(CcOnce<cc::CcTask> -> cc::CcOutput { g: &'a Graph }
-    |me, s| cc::run(me.g, s, me.cfg));
+    |me, s| cc::run(me.g, s, &me.cfg));
 app_visitor!(KcoreOnce<kcore::KcoreTask> -> kcore::KcoreOutput { g: &'a Graph }
-    |me, s| kcore::run(me.g, s, me.cfg));
+    |me, s| kcore::run(me.g, s, &me.cfg));
 app_visitor!(PagerankOnce<pagerank::PrTask> -> pagerank::PrOutput {
         g: &'a Graph, tolerance: f64, kind: pagerank::PriorityKind
     }
-    |me, s| pagerank::run(me.g, me.tolerance, me.kind, s, me.cfg));
+    |me, s| pagerank::run(me.g, me.tolerance, me.kind, s, &me.cfg));
 app_visitor!(MstOnce<mst::MstTask> -> mst::MstOutput { g: &'a Graph }
-    |me, s| mst::run(me.g, s, me.cfg));
+    |me, s| mst::run(me.g, s, &me.cfg));
 app_visitor!(TcOnce<tc::TcTask> -> tc::TcOutput { g: &'a Graph }
-    |me, s| tc::run(me.g, s, me.cfg));
+    |me, s| tc::run(me.g, s, &me.cfg));
+
+/// One application's runs with the scheduler and executor configuration they used.
+pub struct AppRun<O> {
+    pub sched: SchedulerConfig,
+    pub cfg: ExecConfig,
+    pub runs: Runs<O>,
+}
+
+impl<O> AppRun<O> {
+    /// The first run's output (what `--out` writes and the JSON describes).
+    pub fn first(&self) -> &O {
+        &self.runs.results[0]
+    }
+}
+
+/// Builds the scheduler (with the application's `delta` hint) and executor configuration
+/// from the run flags, then runs the application `--repeat` times.
+pub fn run_app<T, V, O>(
+    a: &RunArgs,
+    delta: Option<u32>,
+    visitor: impl Fn(ExecConfig) -> V,
+) -> CliResult<AppRun<O>>
+where
+    T: ordo_sched::Task,
+    V: SchedulerVisitor<T, Output = Result<O, ExecError>>,
+    O: AppOutput,
+{
+    let sched = scheduler_config(a, delta)?;
+    let cfg = exec_config(a, &sched)?;
+    let runs = run_repeated(&sched, &cfg, a.repeat, || visitor(cfg.clone()))?;
+    Ok(AppRun { sched, cfg, runs })
+}
 
 /// Runs an application `repeat` times on fresh schedulers built from `sched`.
 pub fn run_repeated<T, V, O>(
@@ -113,11 +157,11 @@ pub fn run_repeated<T, V, O>(
     cfg: &ExecConfig,
     repeat: u32,
     visitor: impl Fn() -> V,
-    report: impl Fn(&O) -> &RunReport,
 ) -> CliResult<Runs<O>>
 where
     T: ordo_sched::Task,
     V: SchedulerVisitor<T, Output = Result<O, ExecError>>,
+    O: AppOutput,
 {
     let mut runs = Runs {
         results: vec![],
@@ -128,7 +172,7 @@ where
             .with(cfg.threads, &cfg.topology, visitor())
             .map_err(CliError::usage)?
             .map_err(exec_error)?;
-        runs.reports.push(report(&out).clone());
+        runs.reports.push(out.report().clone());
         runs.results.push(out);
     }
     Ok(runs)

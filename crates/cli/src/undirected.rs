@@ -1,11 +1,11 @@
-//! `ordo cc`, `ordo kcore` and `ordo tc`: applications on the undirected simple view of the
+//! `ordo cc`, `ordo kcore`, `ordo tc` and `ordo mst`: applications on the undirected simple view of the
 //! input (both directions of every arc, no self-loops, no parallel arcs).
 
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
-use crate::load::{load, LoadedInput};
-use crate::output::{emit, header, merge, note, run_fields, verify_runs, verify_with, write_out};
-use crate::run::{exec_config, run_repeated, scheduler_config, CcOnce, KcoreOnce, MstOnce, TcOnce};
+use crate::load::{load_noted, LoadedInput};
+use crate::output::{finish, verify_runs, verify_with, write_out};
+use crate::run::{run_app, CcOnce, KcoreOnce, MstOnce, TcOnce};
 use ordo_algos::{cc, kcore, mst, tc};
 use ordo_graph::Graph;
 use serde_json::json;
@@ -30,10 +30,7 @@ fn undirected_input_with(
     a: &UndirectedArgs,
     prepare: impl FnOnce(&mut LoadedInput),
 ) -> CliResult<(LoadedInput, Graph, f64)> {
-    let mut li = load(&a.input)?;
-    for n in &li.notes {
-        note(n);
-    }
+    let mut li = load_noted(&a.input)?;
     prepare(&mut li);
     let start = Instant::now();
     let g = ordo_graph::undirected_simple(&li.graph)?;
@@ -43,26 +40,23 @@ fn undirected_input_with(
 pub fn cc_cmd(a: &UndirectedArgs) -> CliResult {
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let sched = scheduler_config(&a.run, Some(cc::default_delta(g)))?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || CcOnce { g, cfg: &cfg },
-        |o| &o.report,
+    let r = run_app(&a.run, Some(cc::default_delta(g)), |cfg| CcOnce { g, cfg })?;
+    let verified = verify_runs(
+        &a.run,
+        g,
+        r.runs.results.iter().map(|o| &o.label[..]),
+        || cc::serial_cc(g),
     )?;
-    let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.label[..]), || {
-        cc::serial_cc(g)
-    })?;
-    let out = &runs.results[0];
+    let out = r.first();
     // Labels are written as the file's id of the component's smallest node.
     let ids: Vec<u64> = out.label.iter().map(|&l| g.file_id(l)).collect();
     write_out(g, &a.run, &ids, u64::MAX)?;
-    let mut j = header("cc", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    finish(
+        "cc",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "undirected_edges": g.num_edges() / 2,
             "prep_s": prep_s,
@@ -71,33 +65,33 @@ pub fn cc_cmd(a: &UndirectedArgs) -> CliResult {
             "stale_tasks": out.stats.stale_tasks,
             "relabels": out.stats.relabels,
         }),
+        &["components", "largest"],
     );
-    emit(&j, &a.run, &["components", "largest"]);
     Ok(())
 }
 
 pub fn kcore_cmd(a: &UndirectedArgs) -> CliResult {
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let sched = scheduler_config(&a.run, Some(kcore::default_delta(g)))?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || KcoreOnce { g, cfg: &cfg },
-        |o| &o.report,
-    )?;
-    let verified = verify_runs(&a.run, g, runs.results.iter().map(|r| &r.core[..]), || {
-        kcore::serial_kcore(g)
+    let r = run_app(&a.run, Some(kcore::default_delta(g)), |cfg| KcoreOnce {
+        g,
+        cfg,
     })?;
-    let out = &runs.results[0];
+    let verified = verify_runs(
+        &a.run,
+        g,
+        r.runs.results.iter().map(|o| &o.core[..]),
+        || kcore::serial_kcore(g),
+    )?;
+    let out = r.first();
     write_out(g, &a.run, &out.core, u32::MAX)?;
     let max_core = out.core.iter().copied().max().unwrap_or(0);
-    let mut j = header("kcore", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    finish(
+        "kcore",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "undirected_edges": g.num_edges() / 2,
             "prep_s": prep_s,
@@ -106,8 +100,8 @@ pub fn kcore_cmd(a: &UndirectedArgs) -> CliResult {
             "lowered": out.stats.lowered,
             "unchanged": out.stats.unchanged,
         }),
+        &["max_core", "in_max_core"],
     );
-    emit(&j, &a.run, &["max_core", "in_max_core"]);
     Ok(())
 }
 
@@ -119,39 +113,33 @@ pub fn tc_cmd(a: &UndirectedArgs) -> CliResult {
     }
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let sched = scheduler_config(&a.run, None)?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || TcOnce { g, cfg: &cfg },
-        |o| &o.report,
-    )?;
+    let r = run_app(&a.run, None, |cfg| TcOnce { g, cfg })?;
     let verified = verify_with(
         &a.run,
         || tc::serial_tc(g),
-        |&expected| match runs.results.iter().find(|r| r.triangles != expected) {
-            Some(r) => Err(CliError::input(format!(
+        |&expected| match r.runs.results.iter().find(|o| o.triangles != expected) {
+            Some(o) => Err(CliError::input(format!(
                 "verification failed: {} triangles, the serial oracle counts {expected}",
-                r.triangles
+                o.triangles
             ))),
             None => Ok(()),
         },
     )?;
-    let out = &runs.results[0];
-    let mut j = header("tc", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    let out = r.first();
+    finish(
+        "tc",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "undirected_edges": g.num_edges() / 2,
             "prep_s": prep_s,
             "triangles": out.triangles,
             "intersections": out.intersections,
         }),
+        &["triangles"],
     );
-    emit(&j, &a.run, &["triangles"]);
     Ok(())
 }
 
@@ -160,35 +148,29 @@ pub fn mst_cmd(a: &UndirectedArgs) -> CliResult {
     // undirected view keeps the lighter of the two.
     let (li, g, prep_s) = undirected_input_with(a, crate::apps::ensure_weights)?;
     let g = &g;
-    let sched = scheduler_config(&a.run, Some(0))?;
-    let cfg = exec_config(&a.run, &sched)?;
-    let runs = run_repeated(
-        &sched,
-        &cfg,
-        a.run.repeat,
-        || MstOnce { g, cfg: &cfg },
-        |o| &o.report,
-    )?;
+    let r = run_app(&a.run, Some(0), |cfg| MstOnce { g, cfg })?;
     let verified = verify_with(
         &a.run,
         || mst::kruskal(g),
-        |expected| match runs.results.iter().find(|r| &r.edges != expected) {
-            Some(r) => Err(CliError::input(format!(
+        |expected| match r.runs.results.iter().find(|o| &o.edges != expected) {
+            Some(o) => Err(CliError::input(format!(
                 "verification failed: forest of {} edges and weight {}, Kruskal's has {} edges \
                  and weight {}",
-                r.edges.len(),
-                r.weight,
+                o.edges.len(),
+                o.weight,
                 expected.len(),
                 expected.iter().map(|e| e.weight as u64).sum::<u64>()
             ))),
             None => Ok(()),
         },
     )?;
-    let out = &runs.results[0];
-    let mut j = header("mst", &li, &a.run);
-    merge(&mut j, run_fields(&sched, &cfg, &runs, &verified));
-    merge(
-        &mut j,
+    let out = r.first();
+    finish(
+        "mst",
+        &li,
+        &a.run,
+        &r,
+        &verified,
         json!({
             "undirected_edges": g.num_edges() / 2,
             "prep_s": prep_s,
@@ -200,7 +182,7 @@ pub fn mst_cmd(a: &UndirectedArgs) -> CliResult {
             "stale_tasks": out.stale_tasks,
             "edges_scanned": out.edges_scanned,
         }),
+        &["weight", "edges", "components"],
     );
-    emit(&j, &a.run, &["weight", "edges", "components"]);
     Ok(())
 }

@@ -270,19 +270,7 @@ fn handles_are_exclusive() {
             .is_err()
         }
     }
-    for name in [
-        "obim",
-        "fifo",
-        "serial",
-        "pmod",
-        "smq",
-        "mq",
-        "reld",
-        "spraylist",
-        "heap",
-        "sheap",
-        "pheap",
-    ] {
+    for name in ordo_sched::names() {
         assert!(config(name, &[])
             .with::<Id, _>(1, &Topology::detect(), Twice)
             .unwrap());

@@ -14,7 +14,9 @@ use ordo_sched::spraylist::{SkipList, SprayShape};
 /// Two levels keep the state space small while still exercising tower building.
 const LEVELS: usize = 2;
 
-fn drain(list: &mut SkipList<u64>) -> Vec<(u64, u64)> {
+/// Once every thread is done: the tasks left in the list, after checking its shape.
+fn drain(list: Arc<SkipList<u64>>) -> Vec<(u64, u64)> {
+    let mut list = Arc::try_unwrap(list).ok().expect("every thread has let go");
     list.check_quiescent().expect("well-formed list")
 }
 
@@ -34,9 +36,7 @@ fn insert_races_with_claim_of_same_node() {
         let me = list.register();
         let got = list.delete_min(&me);
         inserter.join().unwrap();
-        drop(me);
-        let mut list = Arc::try_unwrap(list).ok().unwrap();
-        let mut all = drain(&mut list);
+        let mut all = drain(list);
         all.extend(got);
         assert_eq!(all, vec![(5, 50)]);
     });
@@ -62,9 +62,7 @@ fn insert_next_to_node_being_removed() {
         let me = list.register();
         let got = list.delete_min(&me);
         inserter.join().unwrap();
-        drop(me);
-        let mut list = Arc::try_unwrap(list).ok().unwrap();
-        let mut all = drain(&mut list);
+        let mut all = drain(list);
         all.extend(got);
         all.sort();
         assert_eq!(all, vec![(1, 10), (2, 20)]);
@@ -91,10 +89,8 @@ fn one_winner_per_task() {
         let me = list.register();
         let mine = list.delete_min(&me);
         let theirs = other.join().unwrap();
-        drop(me);
-        let mut list = Arc::try_unwrap(list).ok().unwrap();
         assert!(mine.is_some() && theirs.is_some());
-        let mut all = drain(&mut list);
+        let mut all = drain(list);
         all.extend(mine);
         all.extend(theirs);
         all.sort();
@@ -128,9 +124,7 @@ fn spray_and_delete_min_race() {
         let me = list.register();
         let mine = list.delete_min(&me);
         let theirs = sprayer.join().unwrap();
-        drop(me);
-        let mut list = Arc::try_unwrap(list).ok().unwrap();
-        let mut all = drain(&mut list);
+        let mut all = drain(list);
         all.extend(mine);
         all.extend(theirs);
         assert_eq!(all, vec![(3, 30)]);
@@ -163,8 +157,7 @@ fn insert_and_two_claimers() {
         let mut all: Vec<_> = inserter.join().unwrap().into_iter().collect();
         all.extend(claimer.join().unwrap());
         all.extend(mine);
-        let mut list = Arc::try_unwrap(list).ok().unwrap();
-        all.extend(drain(&mut list));
+        all.extend(drain(list));
         all.sort();
         assert_eq!(all, vec![(1, 10), (2, 20)]);
     });
@@ -185,8 +178,6 @@ fn concurrent_inserts_same_gap() {
         let me = list.register();
         list.insert(&me, 7, 0, 70, 2);
         other.join().unwrap();
-        drop(me);
-        let mut list = Arc::try_unwrap(list).ok().unwrap();
-        assert_eq!(drain(&mut list), vec![(7, 70), (7, 71)]);
+        assert_eq!(drain(list), vec![(7, 70), (7, 71)]);
     });
 }

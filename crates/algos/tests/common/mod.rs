@@ -22,3 +22,12 @@ pub fn shared(name: &str) -> Option<PathBuf> {
         }
     }
 }
+
+/// A scheduler configuration by name and `key=value` pairs; panics on a bad one (tests only).
+pub fn scheduler(name: &str, params: &[(&str, &str)]) -> ordo_sched::SchedulerConfig {
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    ordo_sched::SchedulerConfig::parse(name, &params).unwrap()
+}

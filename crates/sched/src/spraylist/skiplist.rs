@@ -8,8 +8,9 @@
 //! * Links are `AtomicUsize`s holding a node address with bit 0 as the *mark*: a marked link
 //!   `x.next[l]` means "x is being removed from level l" and is never changed again.
 //! * Keys are `(priority, seq)`, unique because `seq` is unique per insert.
-//! * Links and flags are read with `Acquire` and changed with `AcqRel` read-modify-writes:
-//!   a node's contents are published by the exchange that links it. Nothing relies on
+//! * Links are read with `Acquire` and changed with `AcqRel` read-modify-writes: a node's
+//!   contents are published by the exchange that links it. The `claimed` flag is decided by an
+//!   `AcqRel` swap; plain reads of it are hints. Nothing relies on
 //!   `SeqCst` (which loom models only partially): where the inserter and the claimer of one
 //!   node must agree, they meet on one read-modify-write counter (README.md, "Retiring").
 
@@ -86,7 +87,9 @@ impl<T> Node<T> {
     /// Whether the task is still to be taken (a hint: the claim itself is a swap).
     #[inline]
     fn available(&self) -> bool {
-        !self.claimed.load(Acquire)
+        // Relaxed: a hint for counting steps and skipping taken nodes; nothing is read on
+        // its strength, the AcqRel swap in `try_take` decides.
+        !self.claimed.load(Relaxed)
     }
 }
 
