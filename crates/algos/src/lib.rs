@@ -8,8 +8,11 @@
 //! * [`mst`]: minimum spanning forest by Boruvka with merging, prioritized by degree.
 //! * [`pagerank`]: residual-pushing PageRank, prioritized by residual (PR and PR-D).
 //! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
+//! * [`bc`]: betweenness centrality on sampled sources, level-synchronous, with seed 001's
+//!   adaptive data layout and NUMA-aware work queues (its own queues, not a priority scheduler).
 
 pub mod astar;
+pub mod bc;
 pub mod bfs;
 pub mod cc;
 pub mod kcore;

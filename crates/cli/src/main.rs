@@ -2,6 +2,7 @@
 
 mod apps;
 mod args;
+mod centrality;
 mod demo;
 mod error;
 mod load;
@@ -30,6 +31,8 @@ use error::CliError;
   ordo kcore email-Enron.txt.gz --out core.txt
   ordo tc facebook_combined.txt.gz --scheduler fifo
   ordo mst USA-road-d.NY.gr.gz --threads 2
+  ordo bc USA-road-d.NY.gr.gz --sources 32 --seed 7 --working-set
+  ordo bc email-Enron.txt.gz --sources 1,5,9 --layout input --queues dynamic
   ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
   ordo info email-Enron.txt.gz
   ordo convert USA-road-d.NY.gr.gz ny.ordo
@@ -61,6 +64,9 @@ enum Command {
     Mst(undirected::UndirectedArgs),
     /// Triangle count of the undirected view (verified against a serial count)
     Tc(undirected::UndirectedArgs),
+    /// Betweenness centrality on sampled sources, with ADL and NUMA-aware queues (verified
+    /// against serial Brandes)
+    Bc(centrality::BcArgs),
     /// Describe a graph file
     Info(tools::InfoArgs),
     /// Convert a graph between formats (e.g. to ordo's fast binary format)
@@ -92,6 +98,7 @@ fn main() {
         Command::Kcore(a) => undirected::kcore_cmd(a),
         Command::Mst(a) => undirected::mst_cmd(a),
         Command::Tc(a) => undirected::tc_cmd(a),
+        Command::Bc(a) => centrality::bc_cmd(a),
         Command::Info(a) => tools::info_cmd(a),
         Command::Convert(a) => tools::convert_cmd(a),
         Command::Gen(a) => tools::gen_cmd(a),

@@ -5,9 +5,7 @@ use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::LoadedInput;
 use crate::run::{params_json, stats_json, write_values, AppRun, Runs};
-use ordo_exec::ExecConfig;
 use ordo_graph::Graph;
-use ordo_sched::SchedulerConfig;
 use serde_json::json;
 
 fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
@@ -38,25 +36,40 @@ pub fn finish<O>(
     fields: serde_json::Value,
     results: &[&str],
 ) {
+    let sched = json!({
+        "scheduler": r.sched.name(),
+        "scheduler_label": r.sched.label(),
+        "params": params_json(&r.sched),
+    });
+    finish_runs(app, li, run, sched, r.cfg.threads, &r.runs, check, fields, results);
+}
+
+/// [`finish`] for an application with its own work distribution instead of a priority
+/// scheduler (bc): `sched` gives its `scheduler`, `scheduler_label` and `params` fields.
+#[allow(clippy::too_many_arguments)]
+pub fn finish_runs<O>(
+    app: &str,
+    li: &LoadedInput,
+    run: &RunArgs,
+    sched: serde_json::Value,
+    threads: usize,
+    runs: &Runs<O>,
+    check: &Verification,
+    fields: serde_json::Value,
+    results: &[&str],
+) {
     let mut j = header(app, li, run);
-    merge(&mut j, run_fields(&r.sched, &r.cfg, &r.runs, check));
+    merge(&mut j, sched);
+    merge(&mut j, run_fields(threads, runs, check));
     merge(&mut j, fields);
     emit(&j, run, results);
 }
 
 /// The JSON fields about the run every application reports.
-fn run_fields<R>(
-    sched: &SchedulerConfig,
-    cfg: &ExecConfig,
-    runs: &Runs<R>,
-    check: &Verification,
-) -> serde_json::Value {
+fn run_fields<R>(threads: usize, runs: &Runs<R>, check: &Verification) -> serde_json::Value {
     let median = runs.median_time();
     json!({
-        "scheduler": sched.name(),
-        "scheduler_label": sched.label(),
-        "params": params_json(sched),
-        "threads": cfg.threads,
+        "threads": threads,
         "time_s": median.as_secs_f64(),
         "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
         "verified": check.verified,

@@ -31,10 +31,15 @@ pub fn scheduler_config(a: &RunArgs, delta: Option<u32>) -> CliResult<SchedulerC
 /// The executor configuration; without `--threads`, every core (or the scheduler's maximum, so
 /// `--scheduler serial` needs no `--threads 1`).
 pub fn exec_config(a: &RunArgs, sched: &SchedulerConfig) -> CliResult<ExecConfig> {
+    exec_config_threads(a, sched.max_workers())
+}
+
+/// The executor configuration for at most `max_workers` default threads.
+pub fn exec_config_threads(a: &RunArgs, max_workers: Option<usize>) -> CliResult<ExecConfig> {
     let topology: Topology = a.topology.parse().map_err(CliError::usage)?;
     let threads = a.threads.unwrap_or_else(|| {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        sched.max_workers().map_or(cores, |m| m.min(cores))
+        max_workers.map_or(cores, |m| m.min(cores))
     });
     if threads == 0 || threads > 4096 {
         return Err(CliError::usage(format!(

@@ -102,6 +102,43 @@ fn new_apps_json_verified_and_consistent() {
 }
 
 #[test]
+fn bc_json_layouts_and_queues_agree() {
+    let g = amsterdam();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["bc", &g, "--sources", "6", "--seed", "3", "--json", "-t", "2"];
+        args.extend_from_slice(extra);
+        json(&ordo(&args))
+    };
+    let base = run(&["--layout", "input", "--queues", "dynamic"]);
+    assert_eq!(base["verified"], true);
+    assert_eq!(base["sources"], 6);
+    assert!(base["adl_s"].is_null());
+    let nwq = run(&["--working-set", "--out", &tmp("bc.txt")]);
+    assert_eq!(nwq["verified"], true);
+    assert_eq!(nwq["layout"], "adl");
+    assert_eq!(nwq["queues"], "nwq");
+    assert_eq!(nwq["argmax"], base["argmax"]);
+    assert!(nwq["adl_bfs_equivalents"].as_f64().unwrap() > 0.0);
+    let ws = &nwq["working_set"];
+    assert!(ws["mean"].as_f64().unwrap() >= ws["ideal"].as_f64().unwrap() * 0.999);
+    assert_eq!(ws["per_thread"].as_array().unwrap().len(), 2);
+    // --out holds one score per node, the maximum at argmax.
+    let text = std::fs::read_to_string(tmp("bc.txt")).unwrap();
+    assert_eq!(text.lines().count(), 68213);
+    let scores: Vec<(String, f64)> = text
+        .lines()
+        .map(|l| l.split_once(' ').unwrap())
+        .map(|(id, s)| (id.to_string(), s.parse().unwrap()))
+        .collect();
+    let best = scores.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+    let at_argmax = scores.iter().find(|s| s.0 == nwq["argmax"].to_string());
+    assert_eq!(at_argmax.unwrap().1, best);
+    // A listed source (the file's ids).
+    let one = json(&ordo(&["bc", &g, "--sources", "17,", "--json"]));
+    assert_eq!(one["source_ids"], serde_json::json!([17]));
+}
+
+#[test]
 fn sssp_json_has_every_field_and_agrees_across_schedulers() {
     let g = amsterdam();
     let mut sums = vec![];
@@ -265,6 +302,13 @@ fn exit_codes_and_one_line_errors() {
             "must be in (0, 1)",
         ),
         (&["pagerank", &g, "--priority", "x"], 2, "invalid value"),
+        (&["bc", &g, "--sources", "0"], 2, "at least one source"),
+        (&["bc", &g, "--sources", "x"], 2, "expected a count"),
+        (&["bc", &g, "--sources", "1,x"], 2, "'x' is not a node id"),
+        (&["bc", &g, "--sources", "3,68214"], 1, "out of range"),
+        (&["bc", &g, "-s", "obim"], 2, "do not apply"),
+        (&["bc", &g, "--queues", "lifo"], 2, "invalid value"),
+        (&["bc", &g, "--task", "0"], 2, "--task"),
     ];
     for &(args, code, want) in cases {
         let out = ordo(args);

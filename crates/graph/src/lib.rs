@@ -20,6 +20,7 @@ pub mod formats;
 pub mod gen;
 mod input;
 mod load;
+mod permute;
 mod text;
 mod weights;
 mod write;

@@ -1,0 +1,108 @@
+//! A spinning barrier that also sums one number over the threads: the level-synchronous BFS
+//! crosses a barrier per level (thousands per source on road graphs), and every thread must
+//! learn the size of the next frontier to decide, identically, whether to go on.
+
+use crossbeam_utils::{Backoff, CachePadded};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+/// A thread gave up (it panicked): the others stop waiting instead of hanging.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Poisoned;
+
+pub(super) struct SumBarrier {
+    threads: usize,
+    /// Arrivals in the current phase.
+    arrived: CachePadded<AtomicUsize>,
+    /// Completed phases; waiters spin until it moves.
+    generation: CachePadded<AtomicUsize>,
+    /// The current phase's running sum.
+    sum: AtomicU64,
+    /// The last completed phase's sum.
+    result: AtomicU64,
+    poisoned: AtomicBool,
+}
+
+impl SumBarrier {
+    pub(super) fn new(threads: usize) -> Self {
+        SumBarrier {
+            threads,
+            arrived: CachePadded::new(AtomicUsize::new(0)),
+            generation: CachePadded::new(AtomicUsize::new(0)),
+            sum: AtomicU64::new(0),
+            result: AtomicU64::new(0),
+            poisoned: AtomicBool::new(false),
+        }
+    }
+
+    /// Waits for every thread and returns the sum of their `value`s. Everything a thread wrote
+    /// before arriving is visible to every thread after it returns.
+    ///
+    /// The result of a phase is overwritten only when the next phase completes, which needs
+    /// every thread, including any still reading this one's, to arrive again.
+    pub(super) fn sum(&self, value: u64) -> Result<u64, Poisoned> {
+        // Read before arriving: the phase cannot complete before this thread arrives, and the
+        // Acquire load that ended our previous wait keeps this read from going backwards.
+        let generation = self.generation.load(Ordering::Acquire);
+        self.sum.fetch_add(value, Ordering::Relaxed);
+        // AcqRel: the last arriver acquires every other thread's writes (the sum included),
+        // and releases them all with the generation bump below.
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            let total = self.sum.swap(0, Ordering::Relaxed);
+            self.result.store(total, Ordering::Relaxed);
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return Ok(total);
+        }
+        let backoff = Backoff::new();
+        while self.generation.load(Ordering::Acquire) == generation {
+            if self.poisoned.load(Ordering::Relaxed) {
+                return Err(Poisoned);
+            }
+            if backoff.is_completed() {
+                // More threads than cores (tests run 8 on 2): give the stragglers the CPU.
+                std::thread::yield_now();
+            } else {
+                backoff.snooze();
+            }
+        }
+        Ok(self.result.load(Ordering::Relaxed))
+    }
+
+    /// Releases every waiter, now and later, with `Poisoned`.
+    pub(super) fn poison(&self) {
+        self.poisoned.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_thread_sees_every_phase_sum() {
+        let threads = 4;
+        let b = SumBarrier::new(threads);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let b = &b;
+                s.spawn(move || {
+                    for phase in 0..2000u64 {
+                        let got = b.sum(phase + t as u64).unwrap();
+                        assert_eq!(got, 4 * phase + 6);
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn poison_releases_waiters() {
+        let b = SumBarrier::new(2);
+        std::thread::scope(|s| {
+            let w = s.spawn(|| b.sum(0));
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            b.poison();
+            assert_eq!(w.join().unwrap(), Err(Poisoned));
+        });
+    }
+}

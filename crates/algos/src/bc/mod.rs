@@ -1,0 +1,284 @@
+//! Betweenness centrality (Brandes 2001) on sampled sources, with seed 001's NUMA-aware
+//! techniques: the adaptive data layout (ADL) and NUMA-aware work queues (NWQ).
+//!
+//! Each source runs a level-synchronous parallel BFS that counts shortest paths, then
+//! accumulates dependencies back up the levels (see [`engine`](self) docs in `engine.rs`).
+//! The work of a level is handed out in tasks of 16 vertices (seed 001 §III-B) by one of two
+//! disciplines ([`Queues`]): `dynamic`, a shared cursor over the whole level (the OpenMP
+//! `dynamic,16` baseline), or `nwq`, per-thread queues holding what each thread discovered,
+//! drained own-first and then in `tid XOR distance` order.
+//!
+//! **ADL** (§III-A): one BFS from the first source, on the same threads and queues, records
+//! which thread discovered each vertex and when; the graph is relabelled by
+//! (depth, thread, time discovered), reversed, and every source then runs on the relabelled
+//! graph. Scores are mapped back to the input's ids. The cost (that BFS plus the relabelling)
+//! is reported in seconds and in BFS-equivalents: over the mean time of one source.
+//!
+//! **Working set** (§V-D, Fig. 12-13): with `working_set`, each thread counts the distinct
+//! vertices it touches (expands, reads a neighbour of, or accumulates) per source; the mean
+//! over threads and sources is compared with the ideal, vertices reached / threads.
+//!
+//! This is a scheduler of its own: BC's level-synchronous BFS needs no priority order, so it
+//! does not run on ordo's priority schedulers; `threads`, `pin`, `topology` and `cancel` of the
+//! [`ExecConfig`] apply.
+//!
+//! The oracle is serial Brandes with a queue ([`serial_brandes`]); floating-point sums in
+//! another order agree to [`TOLERANCE`] ([`compare_scores`]).
+
+mod barrier;
+mod brandes;
+mod engine;
+mod lanes;
+
+pub use brandes::{compare_scores, serial_brandes, TOLERANCE};
+pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS};
+pub use lanes::Queues;
+
+use engine::{EngineConfig, Phases};
+use ordo_exec::{ExecConfig, ExecError, RunReport, ThreadStats};
+use ordo_graph::Graph;
+use std::time::Instant;
+
+/// seed 001: "a task size of 16 vertices works well".
+pub const DEFAULT_TASK: usize = 16;
+
+/// The graph's layout during the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// The input's node order.
+    Input,
+    /// Relabelled by (depth, thread, time discovered), reversed, after one BFS (ADL).
+    Adl,
+}
+
+impl std::str::FromStr for Layout {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "input" => Ok(Layout::Input),
+            "adl" => Ok(Layout::Adl),
+            _ => Err(format!("unknown layout '{s}'; valid: input, adl")),
+        }
+    }
+}
+
+impl Layout {
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Input => "input",
+            Layout::Adl => "adl",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct BcConfig {
+    pub queues: Queues,
+    pub layout: Layout,
+    /// Vertices per task.
+    pub task: usize,
+    /// Count each thread's distinct vertices per source (costs a bitmap write per arc).
+    pub working_set: bool,
+}
+
+impl Default for BcConfig {
+    fn default() -> Self {
+        BcConfig {
+            queues: Queues::Nwq,
+            layout: Layout::Adl,
+            task: DEFAULT_TASK,
+            working_set: false,
+        }
+    }
+}
+
+/// What ADL cost.
+#[derive(Debug, Clone, Copy)]
+pub struct AdlCost {
+    /// The layout BFS and the relabelling, in seconds.
+    pub seconds: f64,
+    /// `seconds` over the mean time of one source (forward and backward) after the relabelling.
+    pub bfs_equivalents: f64,
+}
+
+/// Per-thread working sets (distinct vertices touched per source).
+#[derive(Debug, Clone)]
+pub struct WorkingSet {
+    /// Per thread, averaged over the sources.
+    pub per_thread: Vec<f64>,
+    /// The mean over threads.
+    pub mean: f64,
+    /// Vertices reached per source over threads: what a perfect partition would touch.
+    pub ideal: f64,
+}
+
+pub struct BcOutput {
+    /// Betweenness of each node (the input's ids), summed over the sources.
+    pub scores: Vec<f64>,
+    /// The run over all sources (ADL's BFS and relabelling excluded, as in seed 001). Per
+    /// thread: `tasks` vertices expanded, `pushes` vertices discovered, `pops` chunks taken,
+    /// `app[FOREIGN_CHUNKS]` chunks from another thread's queue, `app[EDGES]` arcs scanned
+    /// forward, `app[LEVELS]` BFS levels.
+    pub report: RunReport,
+    pub adl: Option<AdlCost>,
+    pub working_set: Option<WorkingSet>,
+    /// Vertices reached, summed over the sources.
+    pub reached: u64,
+}
+
+/// Betweenness summed over `sources` on `cfg.threads` threads.
+///
+/// ```
+/// use ordo_algos::bc::{self, BcConfig};
+/// use ordo_exec::ExecConfig;
+/// use ordo_graph::{gen, BuildOptions};
+/// let g = gen::road_grid(8, 8, 1, &BuildOptions::default()).unwrap();
+/// let sources = bc::sample_sources(g.num_nodes(), 10, 7);
+/// let out = bc::run(&g, &sources, &BcConfig::default(), &ExecConfig::new(2)).unwrap();
+/// let oracle = bc::serial_brandes(&g, &sources);
+/// assert!(bc::compare_scores(&out.scores, &oracle, |v| v as u64).is_ok());
+/// ```
+pub fn run(
+    g: &Graph,
+    sources: &[u32],
+    bc: &BcConfig,
+    cfg: &ExecConfig,
+) -> Result<BcOutput, ExecError> {
+    let engine = |phases| EngineConfig {
+        queues: bc.queues,
+        task: bc.task,
+        working_set: bc.working_set && phases == Phases::Brandes,
+        phases,
+    };
+    let (first, _) = match sources.split_first() {
+        Some(x) => x,
+        None => return Ok(empty_output(g, cfg.threads)),
+    };
+    match bc.layout {
+        Layout::Input => {
+            let run = engine::run(g, sources, &engine(Phases::Brandes), cfg)?;
+            finish(run, sources.len(), None, cfg.threads)
+        }
+        Layout::Adl => {
+            let start = Instant::now();
+            let layout_bfs = engine::run(g, &[*first], &engine(Phases::ForwardOnly), cfg)?;
+            if layout_bfs.cancelled {
+                return finish(layout_bfs, 0, None, cfg.threads);
+            }
+            let new_id = adl_permutation(&layout_bfs.discovery_order, g.num_nodes());
+            let relabelled = g
+                .permuted(&new_id)
+                .expect("the ADL order is a permutation by construction");
+            let seconds = start.elapsed().as_secs_f64();
+            let mapped: Vec<u32> = sources.iter().map(|&s| new_id[s as usize]).collect();
+            let mut run = engine::run(&relabelled, &mapped, &engine(Phases::Brandes), cfg)?;
+            run.scores = new_id.iter().map(|&p| run.scores[p as usize]).collect();
+            let per_source = run.time.as_secs_f64() / sources.len() as f64;
+            let adl = AdlCost {
+                seconds,
+                bfs_equivalents: seconds / per_source.max(1e-12),
+            };
+            finish(run, sources.len(), Some(adl), cfg.threads)
+        }
+    }
+}
+
+fn empty_output(g: &Graph, threads: usize) -> BcOutput {
+    BcOutput {
+        scores: vec![0.0; g.num_nodes()],
+        report: RunReport {
+            threads,
+            per_thread: vec![ThreadStats::default(); threads],
+            ..RunReport::default()
+        },
+        adl: None,
+        working_set: None,
+        reached: 0,
+    }
+}
+
+fn finish(
+    run: engine::EngineRun,
+    sources: usize,
+    adl: Option<AdlCost>,
+    threads: usize,
+) -> Result<BcOutput, ExecError> {
+    let mut total = ThreadStats::default();
+    for s in &run.per_thread {
+        total.merge(s);
+    }
+    let report = RunReport {
+        threads,
+        time: run.time,
+        total,
+        per_thread: run.per_thread,
+        ..RunReport::default()
+    };
+    if run.cancelled {
+        return Err(ExecError::Cancelled(Box::new(report)));
+    }
+    let working_set = (run.touched.iter().any(|&t| t > 0)).then(|| {
+        let per_thread: Vec<f64> = run
+            .touched
+            .iter()
+            .map(|&t| t as f64 / sources as f64)
+            .collect();
+        WorkingSet {
+            mean: per_thread.iter().sum::<f64>() / threads as f64,
+            per_thread,
+            ideal: run.reached as f64 / sources as f64 / threads as f64,
+        }
+    });
+    Ok(BcOutput {
+        scores: run.scores,
+        report,
+        adl,
+        working_set,
+        reached: run.reached,
+    })
+}
+
+/// ADL's relabelling: `new_id[v]` for the discovery `order` (by depth, thread, time) reversed;
+/// vertices the BFS did not reach keep their relative order after it.
+pub fn adl_permutation(order: &[u32], n: usize) -> Vec<u32> {
+    let mut new_id = vec![u32::MAX; n];
+    for (i, &v) in order.iter().rev().enumerate() {
+        new_id[v as usize] = i as u32;
+    }
+    let mut next = order.len() as u32;
+    for id in new_id.iter_mut().filter(|id| **id == u32::MAX) {
+        *id = next;
+        next += 1;
+    }
+    new_id
+}
+
+/// `k` distinct nodes drawn uniformly with `seed` (all `n` nodes, in order, when k >= n), in
+/// the order drawn: the first is ADL's layout source.
+pub fn sample_sources(n: usize, k: usize, seed: u64) -> Vec<u32> {
+    if k >= n {
+        return (0..n as u32).collect();
+    }
+    // Floyd's algorithm: k draws, no rejection loop.
+    let mut rng = seed;
+    let mut draw = |bound: u64| {
+        rng = ordo_graph::mix64(rng.wrapping_add(0x9E37_79B9_7F4A_7C15));
+        rng % bound
+    };
+    let mut chosen = std::collections::HashSet::with_capacity(k);
+    let mut picked = Vec::with_capacity(k);
+    for j in (n - k)..n {
+        let t = draw(j as u64 + 1) as u32;
+        let v = if chosen.insert(t) {
+            t
+        } else {
+            chosen.insert(j as u32);
+            j as u32
+        };
+        picked.push(v);
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests;

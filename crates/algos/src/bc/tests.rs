@@ -1,0 +1,200 @@
+use super::*;
+use ordo_graph::{gen, BuildOptions, EdgeList, IdBase};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+fn graph(edges: &[(u32, u32)], n: u32) -> Graph {
+    let mut el = EdgeList::with_capacity(n, edges.len(), false);
+    for &(a, b) in edges {
+        el.push(a, b, 1);
+    }
+    el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+}
+
+/// Betweenness by definition: for every source s and target t, the fraction of the shortest
+/// s-t paths through v, from BFS path counts from every node.
+fn brute_force(g: &Graph, sources: &[u32]) -> Vec<f64> {
+    let n = g.num_nodes();
+    let bfs = |s: u32| {
+        let (mut d, mut c) = (vec![u32::MAX; n], vec![0.0f64; n]);
+        d[s as usize] = 0;
+        c[s as usize] = 1.0;
+        let mut q = std::collections::VecDeque::from([s]);
+        while let Some(v) = q.pop_front() {
+            for &w in g.neighbors(v) {
+                if d[w as usize] == u32::MAX {
+                    d[w as usize] = d[v as usize] + 1;
+                    q.push_back(w);
+                }
+                if d[w as usize] == d[v as usize] + 1 {
+                    c[w as usize] += c[v as usize];
+                }
+            }
+        }
+        (d, c)
+    };
+    let all: Vec<_> = (0..n as u32).map(bfs).collect();
+    let mut score = vec![0.0; n];
+    for &s in sources {
+        let (ds, cs) = &all[s as usize];
+        for t in 0..n {
+            if t == s as usize || ds[t] == u32::MAX {
+                continue;
+            }
+            for v in 0..n {
+                let (dv, cv) = &all[v];
+                if v == s as usize || v == t || ds[v] == u32::MAX || dv[t] == u32::MAX {
+                    continue;
+                }
+                if ds[v] + dv[t] == ds[t] {
+                    score[v] += cs[v] * cv[t] / cs[t];
+                }
+            }
+        }
+    }
+    score
+}
+
+fn configs() -> Vec<BcConfig> {
+    let mut v = vec![];
+    for queues in [Queues::Dynamic, Queues::Nwq] {
+        for layout in [Layout::Input, Layout::Adl] {
+            for task in [1, DEFAULT_TASK] {
+                v.push(BcConfig {
+                    queues,
+                    layout,
+                    task,
+                    working_set: true,
+                });
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn the_oracle_matches_the_definition() {
+    // A directed graph with a cycle, a diamond (two shortest paths), a self-loop, a parallel
+    // arc and an unreachable node.
+    let g = graph(
+        &[
+            (0, 1),
+            (0, 2),
+            (1, 3),
+            (2, 3),
+            (3, 4),
+            (4, 0),
+            (4, 4),
+            (3, 4),
+            (5, 0),
+        ],
+        6,
+    );
+    let all: Vec<u32> = (0..6).collect();
+    let want = brute_force(&g, &all);
+    compare_scores(&serial_brandes(&g, &all), &want, |v| v as u64).unwrap();
+    // Node 3 lies on the paths from 0, 1 and 2 to 4 (and on 1 -> 0, 2 -> 0 ...): not zero.
+    assert!(want[3] > 0.0);
+    let random = gen::uniform_random(60, 240, 5, &BuildOptions::default()).unwrap();
+    let all: Vec<u32> = (0..60).collect();
+    compare_scores(
+        &serial_brandes(&random, &all),
+        &brute_force(&random, &all),
+        |v| v as u64,
+    )
+    .unwrap();
+}
+
+#[test]
+fn parallel_matches_the_oracle_in_every_configuration() {
+    let sym = BuildOptions {
+        symmetrize: true,
+        ..BuildOptions::default()
+    };
+    let graphs = [
+        gen::road_grid(20, 15, 3, &BuildOptions::default()).unwrap(),
+        gen::kronecker(9, 8, 11, &sym).unwrap(),
+        gen::uniform_random(500, 1500, 2, &BuildOptions::default()).unwrap(),
+    ];
+    for g in &graphs {
+        let sources = sample_sources(g.num_nodes(), 12, 9);
+        let want = serial_brandes(g, &sources);
+        for bc in configs() {
+            for threads in [1, 2, 8] {
+                let out = run(g, &sources, &bc, &ExecConfig::new(threads)).unwrap();
+                compare_scores(&out.scores, &want, |v| v as u64)
+                    .unwrap_or_else(|e| panic!("{bc:?} at {threads} threads: {e}"));
+                assert_eq!(out.adl.is_some(), bc.layout == Layout::Adl);
+                let ws = out.working_set.expect("measured");
+                assert_eq!(ws.per_thread.len(), threads);
+                if threads == 1 {
+                    // One thread touches exactly what it reaches: the out-neighbours of reached
+                    // nodes are reached.
+                    assert!((ws.mean - ws.ideal).abs() < 1e-9, "{ws:?}");
+                } else {
+                    assert!(ws.mean >= ws.ideal * 0.999, "{ws:?}");
+                }
+                assert_eq!(out.report.total.pushes + sources.len() as u64, out.reached);
+            }
+        }
+    }
+}
+
+#[test]
+fn nwq_takes_most_chunks_from_the_own_queue() {
+    // Threads drain their own queues first; on a big frontier few chunks are stolen.
+    let g = gen::road_grid(120, 120, 1, &BuildOptions::default()).unwrap();
+    let sources = sample_sources(g.num_nodes(), 4, 3);
+    let bc = |queues| BcConfig {
+        queues,
+        layout: Layout::Input,
+        task: DEFAULT_TASK,
+        working_set: false,
+    };
+    let out = run(&g, &sources, &bc(Queues::Nwq), &ExecConfig::new(1)).unwrap();
+    assert_eq!(out.report.total.app[FOREIGN_CHUNKS], 0);
+    assert!(out.report.total.pops > 0);
+}
+
+#[test]
+fn no_sources_and_unreachable_sources() {
+    let g = graph(&[(0, 1)], 3);
+    let out = run(&g, &[], &BcConfig::default(), &ExecConfig::new(2)).unwrap();
+    assert_eq!(out.scores, vec![0.0; 3]);
+    // A source with no arcs reaches nothing else.
+    let out = run(&g, &[2], &BcConfig::default(), &ExecConfig::new(2)).unwrap();
+    assert_eq!(out.scores, vec![0.0; 3]);
+    assert_eq!(out.reached, 1);
+}
+
+#[test]
+fn cancelling_stops_with_the_partial_report() {
+    let g = gen::road_grid(30, 30, 1, &BuildOptions::default()).unwrap();
+    let mut cfg = ExecConfig::new(2);
+    cfg.cancel = Some(Arc::new(AtomicBool::new(true)));
+    let bc = BcConfig {
+        layout: Layout::Input,
+        ..BcConfig::default()
+    };
+    match run(&g, &[0, 1, 2], &bc, &cfg) {
+        Err(ExecError::Cancelled(_)) => {}
+        other => panic!("expected a cancellation, got {:?}", other.map(|o| o.reached)),
+    }
+}
+
+#[test]
+fn sampling_is_distinct_seeded_and_complete_when_asked_for_everything() {
+    let a = sample_sources(1000, 50, 1);
+    assert_eq!(a, sample_sources(1000, 50, 1));
+    assert_ne!(a, sample_sources(1000, 50, 2));
+    let set: std::collections::HashSet<_> = a.iter().collect();
+    assert_eq!(set.len(), 50);
+    assert!(a.iter().all(|&v| v < 1000));
+    assert_eq!(sample_sources(5, 9, 1), vec![0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn adl_permutation_reverses_the_order_and_keeps_the_unreached_last() {
+    // Discovered 2 then 0: reversed, 0 comes first; 1 and 3 were not reached.
+    assert_eq!(adl_permutation(&[2, 0], 4), vec![0, 2, 1, 3]);
+}
