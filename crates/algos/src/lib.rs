@@ -18,6 +18,7 @@ pub mod cc;
 pub mod kcore;
 pub mod mst;
 pub mod pagerank;
+pub mod pfp;
 pub mod sssp;
 pub mod tc;
 mod verify;

@@ -5,6 +5,7 @@ mod args;
 mod centrality;
 mod demo;
 mod error;
+mod flow;
 mod load;
 mod output;
 mod rank;
@@ -33,6 +34,7 @@ use error::CliError;
   ordo mst USA-road-d.NY.gr.gz --threads 2
   ordo bc USA-road-d.NY.gr.gz --sources 32 --seed 7 --working-set
   ordo bc email-Enron.txt.gz --sources 1,5,9 --layout input --queues dynamic
+  ordo pfp USA-road-d.NY.gr.gz --source 1 --sink 264346 --out cut.txt
   ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
   ordo info email-Enron.txt.gz
   ordo convert USA-road-d.NY.gr.gz ny.ordo
@@ -67,6 +69,8 @@ enum Command {
     /// Betweenness centrality on sampled sources, with ADL and NUMA-aware queues (verified
     /// against serial Brandes)
     Bc(centrality::BcArgs),
+    /// Maximum flow by preflow-push, highest label first (verified: flow, minimum cut, Dinic)
+    Pfp(flow::PfpArgs),
     /// Describe a graph file
     Info(tools::InfoArgs),
     /// Convert a graph between formats (e.g. to ordo's fast binary format)
@@ -99,6 +103,7 @@ fn main() {
         Command::Mst(a) => undirected::mst_cmd(a),
         Command::Tc(a) => undirected::tc_cmd(a),
         Command::Bc(a) => centrality::bc_cmd(a),
+        Command::Pfp(a) => flow::pfp_cmd(a),
         Command::Info(a) => tools::info_cmd(a),
         Command::Convert(a) => tools::convert_cmd(a),
         Command::Gen(a) => tools::gen_cmd(a),

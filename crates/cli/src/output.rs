@@ -36,12 +36,17 @@ pub fn finish<O>(
     fields: serde_json::Value,
     results: &[&str],
 ) {
-    let sched = json!({
-        "scheduler": r.sched.name(),
-        "scheduler_label": r.sched.label(),
-        "params": params_json(&r.sched),
-    });
+    let sched = sched_json(&r.sched);
     finish_runs(app, li, run, sched, r.cfg.threads, &r.runs, check, fields, results);
+}
+
+/// The `scheduler`, `scheduler_label` and `params` fields.
+pub fn sched_json(sched: &ordo_sched::SchedulerConfig) -> serde_json::Value {
+    json!({
+        "scheduler": sched.name(),
+        "scheduler_label": sched.label(),
+        "params": params_json(sched),
+    })
 }
 
 /// [`finish`] for an application with its own work distribution instead of a priority

@@ -102,6 +102,31 @@ fn new_apps_json_verified_and_consistent() {
 }
 
 #[test]
+fn pfp_json_flow_and_cut() {
+    let g = amsterdam();
+    let mut flows = vec![];
+    for s in ["auto", "fifo", "smq"] {
+        let j = json(&ordo(&[
+            "pfp", &g, "--source", "1", "--sink", "5000", "-s", s, "-t", "2", "--json", "--out",
+            &tmp("cut.txt"),
+        ]));
+        assert_eq!(j["verified"], true);
+        flows.push(j["flow"].as_u64().unwrap());
+        let cut = std::fs::read_to_string(tmp("cut.txt")).unwrap();
+        let sides: Vec<&str> = cut.lines().map(|l| l.split(' ').nth(1).unwrap()).collect();
+        assert_eq!(sides.len(), 68213);
+        assert_eq!(sides[0], "S");
+        assert_eq!(sides[4999], "T");
+        assert_eq!(
+            sides.iter().filter(|&&x| x == "S").count() as u64,
+            j["source_side"].as_u64().unwrap()
+        );
+    }
+    assert!(flows[0] > 0);
+    assert!(flows.iter().all(|&f| f == flows[0]), "{flows:?}");
+}
+
+#[test]
 fn bc_json_layouts_and_queues_agree() {
     let g = amsterdam();
     let run = |extra: &[&str]| {
@@ -309,6 +334,12 @@ fn exit_codes_and_one_line_errors() {
         (&["bc", &g, "-s", "obim"], 2, "do not apply"),
         (&["bc", &g, "--queues", "lifo"], 2, "invalid value"),
         (&["bc", &g, "--task", "0"], 2, "--task"),
+        (
+            &["pfp", &g, "--source", "7", "--sink", "7"],
+            1,
+            "the source and the sink are the same node (7)",
+        ),
+        (&["pfp", &g, "--sink", "68214"], 1, "out of range"),
     ];
     for &(args, code, want) in cases {
         let out = ordo(args);

@@ -1,0 +1,105 @@
+use super::*;
+use ordo_graph::{gen, BuildOptions, EdgeList, IdBase};
+
+fn graph(arcs: &[(u32, u32, u32)], n: u32) -> Graph {
+    let mut el = EdgeList::with_capacity(n, arcs.len(), true);
+    for &(a, b, w) in arcs {
+        el.push(a, b, w);
+    }
+    el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+}
+
+fn schedulers() -> Vec<(SchedulerConfig, Vec<usize>)> {
+    let mk = |name: &str| SchedulerConfig::parse(name, &[]).unwrap();
+    vec![
+        (mk("serial"), vec![1]),
+        (mk("obim"), vec![1, 2, 8]),
+        (mk("pmod"), vec![2, 8]),
+        (mk("smq"), vec![2, 8]),
+        (mk("fifo"), vec![2, 8]),
+    ]
+}
+
+fn check(g: &Graph, s: u32, t: u32) -> u64 {
+    let want = dinic(&Network::new(g), s, t);
+    for (sched, threads) in schedulers() {
+        for th in threads {
+            let out = run(g, s, t, &sched, &ExecConfig::new(th)).unwrap();
+            verify(g, s, t, &out).unwrap_or_else(|e| panic!("{} at {th}: {e}", sched.label()));
+            assert_eq!(out.flow, want, "{} at {th}", sched.label());
+        }
+    }
+    want
+}
+
+#[test]
+fn textbook_network() {
+    // CLRS Figure 26.1: maximum flow 23.
+    let g = graph(
+        &[
+            (0, 1, 16),
+            (0, 2, 13),
+            (2, 1, 4),
+            (1, 3, 12),
+            (3, 2, 9),
+            (2, 4, 14),
+            (4, 3, 7),
+            (3, 5, 20),
+            (4, 5, 4),
+        ],
+        6,
+    );
+    assert_eq!(check(&g, 0, 5), 23);
+}
+
+#[test]
+fn disconnected_sink_self_loops_and_parallel_arcs() {
+    let g = graph(&[(0, 1, 5), (1, 1, 9), (0, 1, 2), (1, 2, 4), (3, 2, 8)], 4);
+    assert_eq!(check(&g, 0, 2), 4);
+    assert_eq!(check(&g, 0, 3), 0);
+    // Flow into the source (2 -> ... ) is never needed; reversed roles.
+    assert_eq!(check(&g, 3, 2), 8);
+}
+
+#[test]
+fn generated_graphs_match_dinic() {
+    let grid = gen::road_grid(25, 20, 4, &BuildOptions::default()).unwrap();
+    check(&grid, 0, 499);
+    check(&grid, 260, 13);
+    let random = gen::uniform_random(
+        400,
+        3000,
+        9,
+        &BuildOptions {
+            weights: Some("1:100:3".parse().unwrap()),
+            ..BuildOptions::default()
+        },
+    )
+    .unwrap();
+    check(&random, 1, 2);
+    let kron = gen::kronecker(9, 8, 2, &BuildOptions::default()).unwrap();
+    check(&kron, 0, 7);
+}
+
+#[test]
+fn source_equal_to_sink_is_an_error() {
+    let g = graph(&[(0, 1, 1)], 2);
+    let sched = SchedulerConfig::parse("obim", &[]).unwrap();
+    assert!(matches!(
+        run(&g, 1, 1, &sched, &ExecConfig::new(1)),
+        Err(PfpError::SourceIsSink(1))
+    ));
+}
+
+#[test]
+fn verify_catches_a_broken_flow() {
+    let g = graph(&[(0, 1, 3), (1, 2, 3)], 3);
+    let sched = SchedulerConfig::parse("obim", &[]).unwrap();
+    let mut out = run(&g, 0, 2, &sched, &ExecConfig::new(1)).unwrap();
+    verify(&g, 0, 2, &out).unwrap();
+    out.arc_flow[1] -= 1;
+    assert!(verify(&g, 0, 2, &out).unwrap_err().contains("conserved"));
+    out.arc_flow[1] += 1;
+    out.flow -= 1;
+    assert!(verify(&g, 0, 2, &out).is_err());
+}
