@@ -26,7 +26,10 @@ fn pfp_matches_dinic_on_real_graphs() {
         assert!(want > 0, "{name}: a trivial flow");
         let delta = pfp::default_delta(&g).to_string();
         for (sched, threads) in [
-            (common::scheduler("obim", &[("delta", &delta)]), &[1, 2, 8][..]),
+            (
+                common::scheduler("obim", &[("delta", &delta)]),
+                &[1, 2, 8][..],
+            ),
             (common::scheduler("pmod", &[]), &[2, 8]),
             (common::scheduler("smq", &[]), &[2, 8]),
             (common::scheduler("fifo", &[]), &[8]),

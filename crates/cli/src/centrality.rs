@@ -118,17 +118,17 @@ pub fn bc_cmd(a: &BcArgs) -> CliResult {
     if let Some(path) = &r.out {
         write_values(g, path, &out.scores, |s| format!("{s:.9e}"))?;
     }
-    let (argmax, max) = out
-        .scores
-        .iter()
-        .enumerate()
-        .fold((0, f64::NEG_INFINITY), |best, (v, &s)| {
-            if s > best.1 {
-                (v, s)
-            } else {
-                best
-            }
-        });
+    let (argmax, max) =
+        out.scores
+            .iter()
+            .enumerate()
+            .fold((0, f64::NEG_INFINITY), |best, (v, &s)| {
+                if s > best.1 {
+                    (v, s)
+                } else {
+                    best
+                }
+            });
     let total = &out.report.total;
     let median = runs.median_time().as_secs_f64();
     let sched = json!({

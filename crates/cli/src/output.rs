@@ -37,7 +37,17 @@ pub fn finish<O>(
     results: &[&str],
 ) {
     let sched = sched_json(&r.sched);
-    finish_runs(app, li, run, sched, r.cfg.threads, &r.runs, check, fields, results);
+    finish_runs(
+        app,
+        li,
+        run,
+        sched,
+        r.cfg.threads,
+        &r.runs,
+        check,
+        fields,
+        results,
+    );
 }
 
 /// The `scheduler`, `scheduler_label` and `params` fields.

@@ -107,7 +107,18 @@ fn pfp_json_flow_and_cut() {
     let mut flows = vec![];
     for s in ["auto", "fifo", "smq"] {
         let j = json(&ordo(&[
-            "pfp", &g, "--source", "1", "--sink", "5000", "-s", s, "-t", "2", "--json", "--out",
+            "pfp",
+            &g,
+            "--source",
+            "1",
+            "--sink",
+            "5000",
+            "-s",
+            s,
+            "-t",
+            "2",
+            "--json",
+            "--out",
             &tmp("cut.txt"),
         ]));
         assert_eq!(j["verified"], true);
@@ -130,7 +141,17 @@ fn pfp_json_flow_and_cut() {
 fn bc_json_layouts_and_queues_agree() {
     let g = amsterdam();
     let run = |extra: &[&str]| {
-        let mut args = vec!["bc", &g, "--sources", "6", "--seed", "3", "--json", "-t", "2"];
+        let mut args = vec![
+            "bc",
+            &g,
+            "--sources",
+            "6",
+            "--seed",
+            "3",
+            "--json",
+            "-t",
+            "2",
+        ];
         args.extend_from_slice(extra);
         json(&ordo(&args))
     };
@@ -156,7 +177,8 @@ fn bc_json_layouts_and_queues_agree() {
         .map(|(id, s)| (id.to_string(), s.parse().unwrap()))
         .collect();
     let best = scores.iter().map(|s| s.1).fold(f64::MIN, f64::max);
-    let at_argmax = scores.iter().find(|s| s.0 == nwq["argmax"].to_string());
+    let argmax = nwq["argmax"].to_string();
+    let at_argmax = scores.iter().find(|s| s.0 == argmax);
     assert_eq!(at_argmax.unwrap().1, best);
     // A listed source (the file's ids).
     let one = json(&ordo(&["bc", &g, "--sources", "17,", "--json"]));

@@ -87,8 +87,10 @@ mod tests {
         let p = g.permuted(&new_id).unwrap();
         assert_eq!(p.num_edges(), g.num_edges());
         for v in 0..n {
-            let mut want: Vec<(u32, u32)> =
-                g.out_edges(v).map(|(t, w)| (new_id[t as usize], w)).collect();
+            let mut want: Vec<(u32, u32)> = g
+                .out_edges(v)
+                .map(|(t, w)| (new_id[t as usize], w))
+                .collect();
             want.sort_unstable();
             let got: Vec<(u32, u32)> = p.out_edges(new_id[v as usize]).collect();
             assert_eq!(got, want);

@@ -98,7 +98,9 @@ pub(super) struct Taken {
 impl Lanes {
     pub(super) fn new(threads: usize, queues: Queues, task: usize) -> Self {
         Lanes {
-            lanes: (0..threads).map(|_| CachePadded::new(Lane::new())).collect(),
+            lanes: (0..threads)
+                .map(|_| CachePadded::new(Lane::new()))
+                .collect(),
             global: [
                 CachePadded::new(AtomicUsize::new(0)),
                 CachePadded::new(AtomicUsize::new(0)),

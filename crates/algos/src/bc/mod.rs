@@ -245,10 +245,9 @@ pub fn adl_permutation(order: &[u32], n: usize) -> Vec<u32> {
     for (i, &v) in order.iter().rev().enumerate() {
         new_id[v as usize] = i as u32;
     }
-    let mut next = order.len() as u32;
-    for id in new_id.iter_mut().filter(|id| **id == u32::MAX) {
+    let unreached = new_id.iter_mut().filter(|id| **id == u32::MAX);
+    for (next, id) in (order.len() as u32..).zip(unreached) {
         *id = next;
-        next += 1;
     }
     new_id
 }

@@ -178,7 +178,10 @@ fn cancelling_stops_with_the_partial_report() {
     };
     match run(&g, &[0, 1, 2], &bc, &cfg) {
         Err(ExecError::Cancelled(_)) => {}
-        other => panic!("expected a cancellation, got {:?}", other.map(|o| o.reached)),
+        other => panic!(
+            "expected a cancellation, got {:?}",
+            other.map(|o| o.reached)
+        ),
     }
 }
 

@@ -39,7 +39,9 @@ pub use network::Network;
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::{ConfigError, Handle, Scheduler, SchedulerConfig, SchedulerVisitor};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::AcqRel, Ordering::Relaxed, Ordering::Release};
+use std::sync::atomic::{
+    AtomicBool, AtomicU32, AtomicU64, Ordering::AcqRel, Ordering::Relaxed, Ordering::Release,
+};
 use std::sync::Arc;
 
 /// "Discharge node `node`."
@@ -172,8 +174,7 @@ impl State<'_> {
                 // Acquire: when this raises v's excess from zero, the task it creates (handed over
                 // through the scheduler) must see the last writes of v's previous owner, which
                 // released them with its final fetch_sub below.
-                if v != self.s && self.excess[v as usize].fetch_add(d, AcqRel) == 0 && v != self.t
-                {
+                if v != self.s && self.excess[v as usize].fetch_add(d, AcqRel) == 0 && v != self.t {
                     let hv = self.height[v as usize].load(Relaxed);
                     if hv < bound {
                         ctx.push(PfpTask { node: v }, self.priority(hv));
@@ -234,7 +235,8 @@ fn merge(into: &mut RunReport, r: RunReport) {
     into.time += r.time;
     into.total.merge(&r.total);
     if into.per_thread.len() < r.per_thread.len() {
-        into.per_thread.resize(r.per_thread.len(), Default::default());
+        into.per_thread
+            .resize(r.per_thread.len(), Default::default());
     }
     for (a, b) in into.per_thread.iter_mut().zip(&r.per_thread) {
         a.merge(b);
@@ -274,7 +276,10 @@ pub fn run(
     cfg: &ExecConfig,
 ) -> Result<PfpOutput, PfpError> {
     let n = g.num_nodes();
-    assert!((s as usize) < n && (t as usize) < n, "source or sink out of range");
+    assert!(
+        (s as usize) < n && (t as usize) < n,
+        "source or sink out of range"
+    );
     if s == t {
         return Err(PfpError::SourceIsSink(s));
     }
@@ -337,7 +342,13 @@ pub fn run(
     let arc_flow = net
         .forward_of_input
         .iter()
-        .map(|&a| if a == usize::MAX { 0 } else { net.cap[a] - res(a) })
+        .map(|&a| {
+            if a == usize::MAX {
+                0
+            } else {
+                net.cap[a] - res(a)
+            }
+        })
         .collect();
     Ok(PfpOutput {
         flow: state.excess[t as usize].load(Relaxed),

@@ -24,6 +24,8 @@ pub fn shared(name: &str) -> Option<PathBuf> {
 }
 
 /// A scheduler configuration by name and `key=value` pairs; panics on a bad one (tests only).
+/// (Not every test file that includes this module needs it.)
+#[allow(dead_code)]
 pub fn scheduler(name: &str, params: &[(&str, &str)]) -> ordo_sched::SchedulerConfig {
     let params: Vec<(String, String)> = params
         .iter()
