@@ -94,15 +94,9 @@ pub fn bc_cmd(a: &BcArgs) -> CliResult {
         working_set: a.working_set,
     };
     let cfg = exec_config_threads(r, None)?;
-    let mut runs = Runs {
-        results: vec![],
-        reports: vec![],
-    };
-    for _ in 0..r.repeat {
-        let out = bc::run(g, &sources, &config, &cfg).map_err(CliError::input)?;
-        runs.reports.push(out.report.clone());
-        runs.results.push(out);
-    }
+    let runs = Runs::collect(r.repeat, || {
+        bc::run(g, &sources, &config, &cfg).map_err(CliError::input)
+    })?;
     let verified = verify_with(
         r,
         || bc::serial_brandes(g, &sources),
@@ -165,7 +159,7 @@ pub fn bc_cmd(a: &BcArgs) -> CliResult {
             "per_source_ms": median * 1e3 / sources.len() as f64,
             "reached": out.reached,
             "edges_scanned": total.app[bc::EDGES],
-            "levels": total.app[bc::LEVELS] / cfg.threads as u64,
+            "levels": total.app[bc::LEVELS],
             "chunks": total.pops,
             "foreign_chunks": total.app[bc::FOREIGN_CHUNKS],
             "adl_s": out.adl.map(|c| c.seconds),

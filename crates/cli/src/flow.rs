@@ -45,18 +45,12 @@ pub fn pfp_cmd(a: &PfpArgs) -> CliResult {
     }
     let sched = scheduler_config(&a.run, Some(pfp::default_delta(g)))?;
     let cfg = exec_config(&a.run, &sched)?;
-    let mut runs = Runs {
-        results: vec![],
-        reports: vec![],
-    };
-    for _ in 0..a.run.repeat {
-        let out = pfp::run(g, s, t, &sched, &cfg).map_err(|e| match e {
+    let runs = Runs::collect(a.run.repeat, || {
+        pfp::run(g, s, t, &sched, &cfg).map_err(|e| match e {
             PfpError::Config(c) => CliError::usage(c),
             e => CliError::input(e),
-        })?;
-        runs.reports.push(out.report.clone());
-        runs.results.push(out);
-    }
+        })
+    })?;
     let verified = verify_with(
         &a.run,
         || pfp::dinic(&pfp::Network::new(g), s, t),

@@ -60,6 +60,22 @@ pub struct Runs<R> {
     pub reports: Vec<RunReport>,
 }
 
+impl<R: AppOutput> Runs<R> {
+    /// `repeat` runs of `once`, keeping each output and its report.
+    pub fn collect(repeat: u32, mut once: impl FnMut() -> CliResult<R>) -> CliResult<Self> {
+        let mut runs = Runs {
+            results: vec![],
+            reports: vec![],
+        };
+        for _ in 0..repeat {
+            let out = once()?;
+            runs.reports.push(out.report().clone());
+            runs.results.push(out);
+        }
+        Ok(runs)
+    }
+}
+
 impl<R> Runs<R> {
     pub fn median_time(&self) -> Duration {
         let mut t: Vec<Duration> = self.reports.iter().map(|r| r.time).collect();
@@ -124,6 +140,20 @@ app_visitor!(MstOnce<mst::MstTask> -> mst::MstOutput { g: &'a Graph }
 app_visitor!(TcOnce<tc::TcTask> -> tc::TcOutput { g: &'a Graph }
     |me, s| tc::run(me.g, s, &me.cfg));
 
+/// Applications that run outside a `SchedulerVisitor` (bc has its own queues; pfp builds a
+/// scheduler per round).
+macro_rules! app_output {
+    ($($out:ty),*) => {$(
+        impl AppOutput for $out {
+            fn report(&self) -> &RunReport {
+                &self.report
+            }
+        }
+    )*};
+}
+
+app_output!(ordo_algos::bc::BcOutput, ordo_algos::pfp::PfpOutput);
+
 /// One application's runs with the scheduler and executor configuration they used.
 pub struct AppRun<O> {
     pub sched: SchedulerConfig,
@@ -168,19 +198,12 @@ where
     V: SchedulerVisitor<T, Output = Result<O, ExecError>>,
     O: AppOutput,
 {
-    let mut runs = Runs {
-        results: vec![],
-        reports: vec![],
-    };
-    for _ in 0..repeat {
-        let out = sched
+    Runs::collect(repeat, || {
+        sched
             .with(cfg.threads, &cfg.topology, visitor())
             .map_err(CliError::usage)?
-            .map_err(exec_error)?;
-        runs.reports.push(out.report().clone());
-        runs.results.push(out);
-    }
-    Ok(runs)
+            .map_err(exec_error)
+    })
 }
 
 /// Writes `id value` lines with the file's ids; `show` renders a value.

@@ -179,17 +179,10 @@ where
     if let Some((worker, message)) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(ExecError::OperatorPanicked { worker, message });
     }
-    let mut total = ThreadStats::default();
-    for s in &per_thread {
-        total.merge(s);
-    }
     let report = RunReport {
-        threads,
-        time,
-        total,
-        per_thread,
         scheduler: sched.counters(),
         events: sched.events(),
+        ..RunReport::from_threads(time, per_thread)
     };
     if !term.is_terminated() {
         return Err(ExecError::Cancelled(Box::new(report)));
@@ -278,7 +271,9 @@ fn back_off(round: u32, oversubscribed: bool) {
     }
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+/// The text of a caught panic's payload (for runtimes that catch a worker's panic and report
+/// it, as [`for_each`] does).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         s.to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {

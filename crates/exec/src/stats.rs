@@ -45,3 +45,38 @@ pub struct RunReport {
     /// What the scheduler decided during the run (PMOD: lmf changes).
     pub events: Vec<Event>,
 }
+
+impl RunReport {
+    /// A report of `per_thread` statistics, with their total.
+    pub fn from_threads(time: Duration, per_thread: Vec<ThreadStats>) -> Self {
+        let mut total = ThreadStats::default();
+        for s in &per_thread {
+            total.merge(s);
+        }
+        RunReport {
+            threads: per_thread.len(),
+            time,
+            total,
+            per_thread,
+            ..RunReport::default()
+        }
+    }
+
+    /// Adds a later run of the same job (a round of it): times, counts and events accumulate.
+    pub fn absorb(&mut self, r: RunReport) {
+        self.threads = r.threads;
+        self.time += r.time;
+        self.total.merge(&r.total);
+        if self.per_thread.len() < r.per_thread.len() {
+            self.per_thread
+                .resize(r.per_thread.len(), ThreadStats::default());
+        }
+        for (a, b) in self.per_thread.iter_mut().zip(&r.per_thread) {
+            a.merge(b);
+        }
+        for (k, v) in r.scheduler.0 {
+            self.scheduler.add(k, v);
+        }
+        self.events.extend(r.events);
+    }
+}

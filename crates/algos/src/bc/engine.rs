@@ -14,10 +14,16 @@
 //!
 //! Reset: each thread clears the vertices its own lane discovered, so a source costs what it
 //! visits, not O(n).
+//!
+//! Orderings: every per-vertex access is Relaxed. Within a step, the only concurrent writes are
+//! read-modify-writes (the depth CAS, the sigma adds), which act on the latest value whatever
+//! the ordering, and plain stores to vertices the storing thread alone owns in that step
+//! (delta and score of the vertex it accumulates). Every value read in a later step was
+//! written before a barrier, whose Release/Acquire edges make it visible.
 
 use super::barrier::{Poisoned, SumBarrier};
 use super::lanes::{Lanes, Queues};
-use ordo_exec::{pin_current_thread, ExecConfig, ExecError, ThreadStats};
+use ordo_exec::{panic_message, pin_current_thread, ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -94,15 +100,49 @@ struct Shared<'g> {
     phases: Phases,
 }
 
+/// The distinct vertices one thread touches from the current source (seed 001's working
+/// set): a bitmap over the nodes, empty (and every mark a no-op) when not measuring.
+struct Marks {
+    bits: Vec<u64>,
+    count: u64,
+}
+
+impl Marks {
+    fn new(n: usize, measure: bool) -> Self {
+        Marks {
+            bits: if measure {
+                vec![0; n.div_ceil(64)]
+            } else {
+                Vec::new()
+            },
+            count: 0,
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, v: u32) {
+        if let Some(word) = self.bits.get_mut(v as usize / 64) {
+            let bit = 1u64 << (v % 64);
+            self.count += u64::from(*word & bit == 0);
+            *word |= bit;
+        }
+    }
+
+    /// The count for the source just finished, clearing the bitmap for the next.
+    fn end_source(&mut self) -> u64 {
+        self.bits.fill(0);
+        std::mem::take(&mut self.count)
+    }
+}
+
 /// One thread's view: its id, its step count (for cursor parity) and its counters.
 struct Worker<'s, 'g> {
     s: &'s Shared<'g>,
     tid: usize,
     step: usize,
     stats: ThreadStats,
-    /// Bitmap of the vertices touched from the current source, and their count.
-    marks: Option<Vec<u64>>,
-    marked: u64,
+    marks: Marks,
+    /// Working-set sizes summed over the sources.
     touched: u64,
     reached: u64,
 }
@@ -139,16 +179,16 @@ impl Worker<'_, '_> {
             }
             self.barrier_sum(0)?;
             let levels = self.forward()?;
-            self.stats.app[LEVELS] += u64::from(levels);
+            if self.tid == 0 {
+                // Every thread walks the same levels; one counts them.
+                self.stats.app[LEVELS] += u64::from(levels);
+            }
             if self.s.phases == Phases::Brandes {
                 self.backward(src, levels)?;
             }
             // SAFETY: after the last step of this source; only the reset step (next) writes logs.
             self.reached += unsafe { self.s.lanes.log(self.tid).len() } as u64;
-            if let Some(m) = self.marks.as_mut() {
-                m.iter_mut().for_each(|w| *w = 0);
-                self.touched += std::mem::take(&mut self.marked);
-            }
+            self.touched += self.marks.end_source();
         }
         Ok(())
     }
@@ -163,23 +203,15 @@ impl Worker<'_, '_> {
                 unsafe { (s.lanes.frontier(d), s.lanes.next_frontier(self.tid, d)) };
             let mut edges = 0u64;
             let mut expanded = 0u64;
-            let mut marks = self.marks.take();
-            let mut marked = 0;
-            let mut mark = |v: u32| {
-                if let Some(m) = marks.as_mut() {
-                    let (word, bit) = (v as usize / 64, 1u64 << (v % 64));
-                    marked += u64::from(m[word] & bit == 0);
-                    m[word] |= bit;
-                }
-            };
+            let marks = &mut self.marks;
             let taken = s.lanes.drain(self.tid, self.step, &slices, |v| {
                 expanded += 1;
-                mark(v);
+                marks.mark(v);
                 let sv = load(&s.sigma[v as usize]);
                 let nbrs = s.g.neighbors(v);
                 edges += nbrs.len() as u64;
                 for &w in nbrs {
-                    mark(w);
+                    marks.mark(w);
                     let dw = &s.depth[w as usize];
                     let mut seen = dw.load(Relaxed);
                     if seen == UNVISITED {
@@ -196,8 +228,6 @@ impl Worker<'_, '_> {
                     }
                 }
             });
-            self.marks = marks;
-            self.marked += marked;
             let found = next.len() as u64;
             self.stats.tasks += expanded;
             self.stats.pushes += found;
@@ -219,8 +249,7 @@ impl Worker<'_, '_> {
         for d in (0..levels.saturating_sub(1)).rev() {
             // SAFETY: the backward phase; no thread writes the logs.
             let slices = unsafe { s.lanes.level(d) };
-            let mut marks = self.marks.take();
-            let mut marked = 0;
+            let marks = &mut self.marks;
             let taken = s.lanes.drain(self.tid, self.step, &slices, |u| {
                 let su = load(&s.sigma[u as usize]);
                 let mut acc = 0.0;
@@ -230,19 +259,13 @@ impl Worker<'_, '_> {
                         acc += su / load(&s.sigma[w]) * (1.0 + load(&s.delta[w]));
                     }
                 }
-                if let Some(m) = marks.as_mut() {
-                    let (word, bit) = (u as usize / 64, 1u64 << (u % 64));
-                    marked += u64::from(m[word] & bit == 0);
-                    m[word] |= bit;
-                }
+                marks.mark(u);
                 store(&s.delta[u as usize], acc);
                 if u != src {
                     let sc = &s.score[u as usize];
                     store(sc, load(sc) + acc);
                 }
             });
-            self.marks = marks;
-            self.marked += marked;
             self.stats.pops += taken.chunks;
             self.stats.app[FOREIGN_CHUNKS] += taken.foreign;
             self.barrier_sum(0)?;
@@ -299,23 +322,16 @@ pub(super) fn run(
                         tid,
                         step: 0,
                         stats: ThreadStats::default(),
-                        marks: ec.working_set.then(|| vec![0u64; n.div_ceil(64)]),
-                        marked: 0,
+                        marks: Marks::new(n, ec.working_set),
                         touched: 0,
                         reached: 0,
                     };
-                    match catch_unwind(AssertUnwindSafe(|| w.run(sources))) {
-                        Ok(_) => {}
-                        Err(payload) => {
-                            shared.barrier.poison();
-                            let message = payload
-                                .downcast_ref::<&str>()
-                                .map(|s| s.to_string())
-                                .or_else(|| payload.downcast_ref::<String>().cloned())
-                                .unwrap_or_else(|| "unknown panic".into());
-                            let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
-                            f.get_or_insert((tid, message));
-                        }
+                    // A poisoned barrier (`Err(Poisoned)`) means another thread panicked and
+                    // reports it; this one just stops.
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| w.run(sources))) {
+                        shared.barrier.poison();
+                        let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+                        f.get_or_insert((tid, panic_message(payload.as_ref())));
                     }
                     (w.stats, w.touched, w.reached)
                 })

@@ -2,7 +2,7 @@
 //! techniques: the adaptive data layout (ADL) and NUMA-aware work queues (NWQ).
 //!
 //! Each source runs a level-synchronous parallel BFS that counts shortest paths, then
-//! accumulates dependencies back up the levels (see [`engine`](self) docs in `engine.rs`).
+//! accumulates dependencies back up the levels (`engine.rs` has the details and the orderings).
 //! The work of a level is handed out in tasks of 16 vertices (seed 001 §III-B) by one of two
 //! disciplines ([`Queues`]): `dynamic`, a shared cursor over the whole level (the OpenMP
 //! `dynamic,16` baseline), or `nwq`, per-thread queues holding what each thread discovered,
@@ -37,7 +37,7 @@ pub use lanes::Queues;
 use engine::{EngineConfig, Phases};
 use ordo_exec::{ExecConfig, ExecError, RunReport, ThreadStats};
 use ordo_graph::Graph;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// seed 001: "a task size of 16 vertices works well".
 pub const DEFAULT_TASK: usize = 16;
@@ -118,7 +118,7 @@ pub struct BcOutput {
     /// The run over all sources (ADL's BFS and relabelling excluded, as in seed 001). Per
     /// thread: `tasks` vertices expanded, `pushes` vertices discovered, `pops` chunks taken,
     /// `app[FOREIGN_CHUNKS]` chunks from another thread's queue, `app[EDGES]` arcs scanned
-    /// forward, `app[LEVELS]` BFS levels.
+    /// forward; thread 0's `app[LEVELS]` the BFS levels, summed over the sources.
     pub report: RunReport,
     pub adl: Option<AdlCost>,
     pub working_set: Option<WorkingSet>,
@@ -150,20 +150,20 @@ pub fn run(
         working_set: bc.working_set && phases == Phases::Brandes,
         phases,
     };
-    let (first, _) = match sources.split_first() {
-        Some(x) => x,
-        None => return Ok(empty_output(g, cfg.threads)),
+    let Some(&first) = sources.first() else {
+        return Ok(empty_output(g, cfg.threads));
     };
+    let measured = bc.working_set;
     match bc.layout {
         Layout::Input => {
             let run = engine::run(g, sources, &engine(Phases::Brandes), cfg)?;
-            finish(run, sources.len(), None, cfg.threads)
+            finish(run, sources.len(), None, measured)
         }
         Layout::Adl => {
             let start = Instant::now();
-            let layout_bfs = engine::run(g, &[*first], &engine(Phases::ForwardOnly), cfg)?;
+            let layout_bfs = engine::run(g, &[first], &engine(Phases::ForwardOnly), cfg)?;
             if layout_bfs.cancelled {
-                return finish(layout_bfs, 0, None, cfg.threads);
+                return finish(layout_bfs, 0, None, false);
             }
             let new_id = adl_permutation(&layout_bfs.discovery_order, g.num_nodes());
             let relabelled = g
@@ -178,7 +178,7 @@ pub fn run(
                 seconds,
                 bfs_equivalents: seconds / per_source.max(1e-12),
             };
-            finish(run, sources.len(), Some(adl), cfg.threads)
+            finish(run, sources.len(), Some(adl), measured)
         }
     }
 }
@@ -186,11 +186,7 @@ pub fn run(
 fn empty_output(g: &Graph, threads: usize) -> BcOutput {
     BcOutput {
         scores: vec![0.0; g.num_nodes()],
-        report: RunReport {
-            threads,
-            per_thread: vec![ThreadStats::default(); threads],
-            ..RunReport::default()
-        },
+        report: RunReport::from_threads(Duration::ZERO, vec![ThreadStats::default(); threads]),
         adl: None,
         working_set: None,
         reached: 0,
@@ -201,23 +197,14 @@ fn finish(
     run: engine::EngineRun,
     sources: usize,
     adl: Option<AdlCost>,
-    threads: usize,
+    measured: bool,
 ) -> Result<BcOutput, ExecError> {
-    let mut total = ThreadStats::default();
-    for s in &run.per_thread {
-        total.merge(s);
-    }
-    let report = RunReport {
-        threads,
-        time: run.time,
-        total,
-        per_thread: run.per_thread,
-        ..RunReport::default()
-    };
+    let report = RunReport::from_threads(run.time, run.per_thread);
     if run.cancelled {
         return Err(ExecError::Cancelled(Box::new(report)));
     }
-    let working_set = (run.touched.iter().any(|&t| t > 0)).then(|| {
+    let threads = report.threads;
+    let working_set = measured.then(|| {
         let per_thread: Vec<f64> = run
             .touched
             .iter()

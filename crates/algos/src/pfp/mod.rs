@@ -100,8 +100,9 @@ struct State<'n> {
 }
 
 impl State<'_> {
+    /// Highest label first; a label above 2n (a parked node's) gets the lowest priority.
     fn priority(&self, h: u32) -> u64 {
-        2 * self.net.num_nodes() as u64 - h as u64
+        (2 * self.net.num_nodes() as u64).saturating_sub(h as u64)
     }
 
     /// Exact labels; in phase 1 (`to_source` false) every node that cannot reach the sink
@@ -139,9 +140,7 @@ impl State<'_> {
         &self,
         u: u32,
         bound: u32,
-        work: &AtomicU64,
-        work_limit: u64,
-        stop: &AtomicBool,
+        budget: &Budget,
         ctx: &mut Context<'_, PfpTask, H>,
     ) {
         let net = self.net;
@@ -191,14 +190,28 @@ impl State<'_> {
             let h = lowest.saturating_add(1);
             self.height[u as usize].store(h, Relaxed);
             ctx.count(RELABELS, 1);
-            let cost = (net.arcs(u).len() as u64) + BETA;
-            if work.fetch_add(cost, Relaxed) + cost >= work_limit {
-                stop.store(true, Relaxed);
-            }
+            budget.spend(net.arcs(u).len() as u64 + BETA);
             if h < bound {
                 ctx.push(PfpTask { node: u }, self.priority(h));
             }
             return;
+        }
+    }
+}
+
+/// A round's allowance of relabel work; spent, it stops the round for a global relabel.
+struct Budget {
+    spent: AtomicU64,
+    limit: u64,
+    /// The round's cancel flag. Relaxed: the executor polls it between tasks, and nothing
+    /// written before it needs to be seen through it (the round's end joins the workers).
+    stop: Arc<AtomicBool>,
+}
+
+impl Budget {
+    fn spend(&self, cost: u64) {
+        if self.spent.fetch_add(cost, Relaxed) + cost >= self.limit {
+            self.stop.store(true, Relaxed);
         }
     }
 }
@@ -212,39 +225,27 @@ struct Round<'a, 'n> {
 }
 
 impl SchedulerVisitor<PfpTask> for Round<'_, '_> {
-    type Output = Result<(RunReport, bool), ExecError>;
+    /// The round's report, whether it drained its tasks or spent its budget: either way a
+    /// global relabel and the remaining active nodes come next.
+    type Output = Result<RunReport, ExecError>;
     fn visit<S: Scheduler<PfpTask>>(self, sched: &S) -> Self::Output {
-        let stop = Arc::new(AtomicBool::new(false));
-        let work = AtomicU64::new(0);
-        let mut cfg = self.cfg.clone();
+        let budget = Budget {
+            spent: AtomicU64::new(0),
+            limit: self.work_limit,
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let mut cfg = self.cfg;
         // The round's own stop flag; a user's cancel flag is checked between rounds.
-        cfg.cancel = Some(stop.clone());
-        let (state, bound, limit) = (self.state, self.bound, self.work_limit);
+        cfg.cancel = Some(budget.stop.clone());
+        let (state, bound) = (self.state, self.bound);
         match for_each(sched, self.initial, &cfg, |task, ctx| {
-            state.discharge(task.node, bound, &work, limit, &stop, ctx)
+            state.discharge(task.node, bound, &budget, ctx)
         }) {
-            Ok(r) => Ok((r, false)),
-            Err(ExecError::Cancelled(r)) => Ok((*r, true)),
+            Ok(r) => Ok(r),
+            Err(ExecError::Cancelled(r)) => Ok(*r),
             Err(e) => Err(e),
         }
     }
-}
-
-fn merge(into: &mut RunReport, r: RunReport) {
-    into.threads = r.threads;
-    into.time += r.time;
-    into.total.merge(&r.total);
-    if into.per_thread.len() < r.per_thread.len() {
-        into.per_thread
-            .resize(r.per_thread.len(), Default::default());
-    }
-    for (a, b) in into.per_thread.iter_mut().zip(&r.per_thread) {
-        a.merge(b);
-    }
-    for (k, v) in r.scheduler.0 {
-        into.scheduler.add(k, v);
-    }
-    into.events.extend(r.events);
 }
 
 /// The bucket width (log2) that obim and `auto` use for pfp: about n / 128 heights per bucket.
@@ -293,7 +294,7 @@ pub fn run(
         t,
     };
     let start = std::time::Instant::now();
-    // Saturate the source's arcs.
+    // Saturate the source's arcs (before any worker exists; Relaxed is enough).
     for a in net.arcs(s) {
         let c = state.res[a].swap(0, Relaxed);
         state.res[net.rev[a]].fetch_add(c, Relaxed);
@@ -326,10 +327,8 @@ pub fn run(
                 work_limit,
                 cfg: cfg.clone(),
             };
-            // A round cut short for relabelling and a completed one both go on to a global
-            // relabel: the loop ends when it leaves no active node below the bound.
-            let (r, _cut_short) = sched.with(cfg.threads, &cfg.topology, round)??;
-            merge(&mut report, r);
+            // The loop ends when a global relabel leaves no active node below the bound.
+            report.absorb(sched.with(cfg.threads, &cfg.topology, round)??);
         }
         if phase == 0 {
             stats.phase1_s = start.elapsed().as_secs_f64();
