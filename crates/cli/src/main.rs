@@ -68,8 +68,16 @@ enum Command {
     Tc(undirected::UndirectedArgs),
     /// Betweenness centrality on sampled sources, with ADL and NUMA-aware queues (verified
     /// against serial Brandes)
+    #[command(
+        after_help = "bc distributes each BFS level with its own queues (--queues, --task): \
+--scheduler, --param and --chunk do not apply. --out writes `id score` per node."
+    )]
     Bc(centrality::BcArgs),
     /// Maximum flow by preflow-push, highest label first (verified: flow, minimum cut, Dinic)
+    #[command(
+        after_help = "Capacities are the edge weights (1 when unweighted). --out writes each \
+node's side of the minimum cut: `id S` or `id T`."
+    )]
     Pfp(flow::PfpArgs),
     /// Describe a graph file
     Info(tools::InfoArgs),
