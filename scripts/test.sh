@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check ordo has: formatting, clippy (warnings are errors), the whole test suite in
-# release mode, and the loom model checks of the lock-free protocols.
+# release mode, the loom model checks of the lock-free protocols, and the Python package
+# (`pip install .` into .venv, then pytest with the docstrings' examples).
 # Tests that need the shared real graphs look in $ORDO_DATA or ../shared/data and skip with a
 # message when they are absent.
 set -euo pipefail
@@ -21,7 +22,8 @@ cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== cargo test (release)"
-cargo test --workspace --release
+# ordo-py is the Python extension: it is tested from Python below.
+cargo test --workspace --release --exclude ordo-py
 echo "== loom model checks (obim global log, chunk lists, SMQ stealing buffer, locked heaps, SprayList skip list, termination)"
 export RUSTFLAGS="--cfg loom"
 export CARGO_TARGET_DIR=target/loom
@@ -29,3 +31,11 @@ cargo test --release -p ordo-sched --test loom_obim
 cargo test --release -p ordo-sched --test loom_smq
 cargo test --release -p ordo-sched --test loom_spraylist
 cargo test --release -p ordo-exec --test loom_termination
+unset RUSTFLAGS CARGO_TARGET_DIR
+
+echo "== Python package: pip install . into .venv, pytest (real graphs, hypothesis, doctests)"
+scripts/python_env.sh
+.venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps .
+.venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+# The docstrings' examples, run from the installed package.
+(cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs ordo)

@@ -10,6 +10,8 @@
 //! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
 //! * [`bc`]: betweenness centrality on sampled sources, level-synchronous, with seed 001's
 //!   adaptive data layout and NUMA-aware work queues (its own queues, not a priority scheduler).
+//! * [`pfp`]: maximum flow by preflow-push, highest label first.
+//! * [`named`]: the priority-scheduled applications on a scheduler chosen by name at run time.
 
 pub mod astar;
 pub mod bc;
@@ -17,6 +19,7 @@ pub mod bfs;
 pub mod cc;
 pub mod kcore;
 pub mod mst;
+pub mod named;
 pub mod pagerank;
 pub mod pfp;
 pub mod sssp;

@@ -4,8 +4,8 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{finish, note, verify_runs, verify_with, write_out};
-use crate::run::{run_app, AstarOnce, BfsOnce, SsspOnce};
-use ordo_algos::{astar, bfs, sssp};
+use crate::run::run_app;
+use ordo_algos::{astar, bfs, named, sssp};
 use ordo_graph::WeightSpec;
 use serde_json::json;
 
@@ -77,7 +77,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-    let r = run_app(&a.run, Some(delta), |cfg| SsspOnce { g, src, cfg })?;
+    let r = run_app(&a.run, Some(delta), |s, cfg| named::sssp(s, cfg, g, src))?;
     let verified = verify_runs(
         &a.run,
         g,
@@ -166,12 +166,8 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
     let g = &li.graph;
     let h = astar::Heuristic::new(g, dst, geometry).expect("coordinates were attached above");
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-    let r = run_app(&a.run, Some(delta), |cfg| AstarOnce {
-        g,
-        src,
-        dst,
-        h: &h,
-        cfg,
+    let r = run_app(&a.run, Some(delta), |s, cfg| {
+        named::astar(s, cfg, g, src, dst, &h)
     })?;
     let verified = verify_with(
         &a.run,
@@ -211,7 +207,7 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let li = load_noted(&a.input)?;
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
-    let r = run_app(&a.run, Some(0), |cfg| BfsOnce { g, src, cfg })?;
+    let r = run_app(&a.run, Some(0), |s, cfg| named::bfs(s, cfg, g, src))?;
     let verified = verify_runs(
         &a.run,
         g,

@@ -2,8 +2,8 @@
 //! schedulers and thread counts, each verified, in one comparison table.
 
 use crate::error::{CliError, CliResult};
-use crate::run::{run_repeated, SsspOnce};
-use ordo_algos::sssp;
+use crate::run::run_repeated;
+use ordo_algos::{named, sssp};
 use ordo_exec::ExecConfig;
 use ordo_graph::{load_graph_from_bytes, LoadOptions};
 use ordo_sched::{SchedulerConfig, Topology};
@@ -50,11 +50,7 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
             topology: Topology::detect(),
             cancel: None,
         };
-        let runs = run_repeated(&sched, &cfg, repeat, || SsspOnce {
-            g: &g,
-            src: 0,
-            cfg: cfg.clone(),
-        })?;
+        let runs = run_repeated(&sched, &cfg, repeat, |s, cfg| named::sssp(s, cfg, &g, 0))?;
         let ms = runs.median_time().as_secs_f64() * 1e3;
         let ok = runs.results.iter().all(|r| r.dist == expected);
         let base = *serial_ms.get_or_insert(ms);

@@ -4,7 +4,8 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::load_noted;
 use crate::output::{finish, note, verify_with};
-use crate::run::{run_app, write_values, PagerankOnce};
+use crate::run::{run_app, write_values};
+use ordo_algos::named;
 use ordo_algos::pagerank::{self, PriorityKind};
 use serde_json::json;
 
@@ -43,11 +44,8 @@ pub fn pagerank_cmd(a: &PagerankArgs) -> CliResult {
         "prd" => PriorityKind::PrD,
         _ => PriorityKind::Pr,
     };
-    let r = run_app(&a.run, None, |cfg| PagerankOnce {
-        g,
-        tolerance: a.tolerance,
-        kind,
-        cfg,
+    let r = run_app(&a.run, None, |s, cfg| {
+        named::pagerank(s, cfg, g, a.tolerance, kind)
     })?;
     let mut l1 = None;
     let mut oracle_top = None;

@@ -3,10 +3,11 @@
 
 use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
+use ordo_algos::named::NamedRunError;
 use ordo_algos::{astar, bfs, cc, kcore, mst, pagerank, sssp, tc};
 use ordo_exec::{ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
-use ordo_sched::{parse_param, Scheduler, SchedulerConfig, SchedulerVisitor, Topology};
+use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use std::time::Duration;
 
 /// The scheduler configuration from `--scheduler`, `--param`, `--chunk` and an app's delta.
@@ -93,55 +94,7 @@ pub trait AppOutput {
     fn report(&self) -> &RunReport;
 }
 
-/// Declares `$name`, a visitor that runs one application on whichever scheduler the
-/// configuration builds (monomorphized per scheduler, see `ordo_sched::SchedulerVisitor`).
-/// It owns its `ExecConfig` (a few words, cloned per run) so that it borrows only the inputs.
-macro_rules! app_visitor {
-    ($name:ident<$task:ty> -> $out:ty { $($field:ident: $ty:ty),* } |$me:ident, $s:ident| $run:expr) => {
-        pub struct $name<'a> {
-            $(pub $field: $ty,)*
-            pub cfg: ExecConfig,
-        }
-
-        impl SchedulerVisitor<$task> for $name<'_> {
-            type Output = Result<$out, ExecError>;
-            fn visit<S: Scheduler<$task>>(self, $s: &S) -> Self::Output {
-                let $me = self;
-                $run
-            }
-        }
-
-        impl AppOutput for $out {
-            fn report(&self) -> &RunReport {
-                &self.report
-            }
-        }
-    };
-}
-
-app_visitor!(SsspOnce<sssp::SsspTask> -> sssp::SsspOutput { g: &'a Graph, src: u32 }
-    |me, s| sssp::run(me.g, me.src, s, &me.cfg));
-app_visitor!(BfsOnce<bfs::BfsTask> -> bfs::BfsOutput { g: &'a Graph, src: u32 }
-    |me, s| bfs::run(me.g, me.src, s, &me.cfg));
-app_visitor!(AstarOnce<sssp::SsspTask> -> astar::AstarOutput {
-        g: &'a Graph, src: u32, dst: u32, h: &'a astar::Heuristic
-    }
-    |me, s| astar::run(me.g, me.src, me.dst, me.h, s, &me.cfg));
-app_visitor!(CcOnce<cc::CcTask> -> cc::CcOutput { g: &'a Graph }
-    |me, s| cc::run(me.g, s, &me.cfg));
-app_visitor!(KcoreOnce<kcore::KcoreTask> -> kcore::KcoreOutput { g: &'a Graph }
-    |me, s| kcore::run(me.g, s, &me.cfg));
-app_visitor!(PagerankOnce<pagerank::PrTask> -> pagerank::PrOutput {
-        g: &'a Graph, tolerance: f64, kind: pagerank::PriorityKind
-    }
-    |me, s| pagerank::run(me.g, me.tolerance, me.kind, s, &me.cfg));
-app_visitor!(MstOnce<mst::MstTask> -> mst::MstOutput { g: &'a Graph }
-    |me, s| mst::run(me.g, s, &me.cfg));
-app_visitor!(TcOnce<tc::TcTask> -> tc::TcOutput { g: &'a Graph }
-    |me, s| tc::run(me.g, s, &me.cfg));
-
-/// Applications that run outside a `SchedulerVisitor` (bc has its own queues; pfp builds a
-/// scheduler per round).
+/// Every application's output carries its run report.
 macro_rules! app_output {
     ($($out:ty),*) => {$(
         impl AppOutput for $out {
@@ -152,7 +105,18 @@ macro_rules! app_output {
     )*};
 }
 
-app_output!(ordo_algos::bc::BcOutput, ordo_algos::pfp::PfpOutput);
+app_output!(
+    sssp::SsspOutput,
+    bfs::BfsOutput,
+    astar::AstarOutput,
+    cc::CcOutput,
+    kcore::KcoreOutput,
+    pagerank::PrOutput,
+    mst::MstOutput,
+    tc::TcOutput,
+    ordo_algos::bc::BcOutput,
+    ordo_algos::pfp::PfpOutput
+);
 
 /// One application's runs with the scheduler and executor configuration they used.
 pub struct AppRun<O> {
@@ -170,39 +134,30 @@ impl<O> AppRun<O> {
 
 /// Builds the scheduler (with the application's `delta` hint) and executor configuration
 /// from the run flags, then runs the application `--repeat` times.
-pub fn run_app<T, V, O>(
+/// `once` is one of [`ordo_algos::named`]'s functions with the inputs bound.
+pub fn run_app<O: AppOutput>(
     a: &RunArgs,
     delta: Option<u32>,
-    visitor: impl Fn(ExecConfig) -> V,
-) -> CliResult<AppRun<O>>
-where
-    T: ordo_sched::Task,
-    V: SchedulerVisitor<T, Output = Result<O, ExecError>>,
-    O: AppOutput,
-{
+    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
+) -> CliResult<AppRun<O>> {
     let sched = scheduler_config(a, delta)?;
     let cfg = exec_config(a, &sched)?;
-    let runs = run_repeated(&sched, &cfg, a.repeat, || visitor(cfg.clone()))?;
+    let runs = run_repeated(&sched, &cfg, a.repeat, once)?;
     Ok(AppRun { sched, cfg, runs })
 }
 
 /// Runs an application `repeat` times on fresh schedulers built from `sched`.
-pub fn run_repeated<T, V, O>(
+pub fn run_repeated<O: AppOutput>(
     sched: &SchedulerConfig,
     cfg: &ExecConfig,
     repeat: u32,
-    visitor: impl Fn() -> V,
-) -> CliResult<Runs<O>>
-where
-    T: ordo_sched::Task,
-    V: SchedulerVisitor<T, Output = Result<O, ExecError>>,
-    O: AppOutput,
-{
+    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
+) -> CliResult<Runs<O>> {
     Runs::collect(repeat, || {
-        sched
-            .with(cfg.threads, &cfg.topology, visitor())
-            .map_err(CliError::usage)?
-            .map_err(exec_error)
+        once(sched, cfg).map_err(|e| match e {
+            NamedRunError::Scheduler(e) => CliError::usage(e),
+            NamedRunError::Exec(e) => exec_error(e),
+        })
     })
 }
 

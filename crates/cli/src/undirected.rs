@@ -5,8 +5,8 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{finish, verify_runs, verify_with, write_out};
-use crate::run::{run_app, CcOnce, KcoreOnce, MstOnce, TcOnce};
-use ordo_algos::{cc, kcore, mst, tc};
+use crate::run::run_app;
+use ordo_algos::{cc, kcore, mst, named, tc};
 use ordo_graph::Graph;
 use serde_json::json;
 use std::time::Instant;
@@ -40,7 +40,9 @@ fn undirected_input_with(
 pub fn cc_cmd(a: &UndirectedArgs) -> CliResult {
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let r = run_app(&a.run, Some(cc::default_delta(g)), |cfg| CcOnce { g, cfg })?;
+    let r = run_app(&a.run, Some(cc::default_delta(g)), |s, cfg| {
+        named::cc(s, cfg, g)
+    })?;
     let verified = verify_runs(
         &a.run,
         g,
@@ -73,9 +75,8 @@ pub fn cc_cmd(a: &UndirectedArgs) -> CliResult {
 pub fn kcore_cmd(a: &UndirectedArgs) -> CliResult {
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let r = run_app(&a.run, Some(kcore::default_delta(g)), |cfg| KcoreOnce {
-        g,
-        cfg,
+    let r = run_app(&a.run, Some(kcore::default_delta(g)), |s, cfg| {
+        named::kcore(s, cfg, g)
     })?;
     let verified = verify_runs(
         &a.run,
@@ -113,7 +114,7 @@ pub fn tc_cmd(a: &UndirectedArgs) -> CliResult {
     }
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let r = run_app(&a.run, None, |cfg| TcOnce { g, cfg })?;
+    let r = run_app(&a.run, None, |s, cfg| named::tc(s, cfg, g))?;
     let verified = verify_with(
         &a.run,
         || tc::serial_tc(g),
@@ -148,7 +149,7 @@ pub fn mst_cmd(a: &UndirectedArgs) -> CliResult {
     // undirected view keeps the lighter of the two.
     let (li, g, prep_s) = undirected_input_with(a, crate::apps::ensure_weights)?;
     let g = &g;
-    let r = run_app(&a.run, Some(0), |cfg| MstOnce { g, cfg })?;
+    let r = run_app(&a.run, Some(0), |s, cfg| named::mst(s, cfg, g))?;
     let verified = verify_with(
         &a.run,
         || mst::kruskal(g),

@@ -1,0 +1,489 @@
+//! The applications as Python functions. Each resolves its node arguments, builds the run
+//! configuration, runs through [`interruptible`], and converts the output to numpy arrays
+//! (plus the report dict when asked). The Python layer (`python/ordo/__init__.py`) adds the
+//! defaults and the documentation.
+
+use crate::errors::{exec_error, named_error, value_error};
+use crate::graph::PyGraph;
+use crate::running::{exec_config, interruptible, report_dict, run_config};
+use numpy::IntoPyArray;
+use ordo_algos as algos;
+use ordo_algos::astar::Geometry;
+use ordo_algos::bc::{BcConfig, Layout, Queues};
+use ordo_algos::named;
+use ordo_algos::pagerank::PriorityKind;
+use ordo_algos::pfp::{self, PfpError};
+use ordo_exec::RunReport;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use pyo3::IntoPyObjectExt;
+
+type Extra<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
+
+/// `result`, or `(result, report)` when `report` is asked for.
+fn answer<'py>(
+    py: Python<'py>,
+    result: Bound<'py, PyAny>,
+    report: bool,
+    label: &str,
+    run: &RunReport,
+    extra: Extra<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !report {
+        return Ok(result);
+    }
+    let d = report_dict(py, label, run, &extra)?;
+    (result, d).into_bound_py_any(py)
+}
+
+fn any<'py>(py: Python<'py>, v: impl IntoPyObjectExt<'py>) -> PyResult<Bound<'py, PyAny>> {
+    v.into_bound_py_any(py)
+}
+
+/// Distances as float64 with `inf` where `unreached`.
+fn as_float<T: Copy + PartialEq + Into<u64>>(values: &[T], unreached: T) -> Vec<f64> {
+    values
+        .iter()
+        .map(|&d| {
+            if d == unreached {
+                f64::INFINITY
+            } else {
+                d.into() as f64
+            }
+        })
+        .collect()
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, source, scheduler, threads, delta, params, report))]
+#[allow(clippy::too_many_arguments)]
+pub fn sssp<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    source: i64,
+    scheduler: &str,
+    threads: Option<i64>,
+    delta: Option<u32>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pg = graph.get();
+    let src = pg.node("source", source)?;
+    let g = pg.weighted();
+    let rc = run_config(
+        scheduler,
+        params,
+        delta,
+        Some(algos::sssp::default_delta(g)),
+        threads,
+    )?;
+    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
+        named::sssp(&rc.sched, &rc.exec, g, src)
+    })?
+    .map_err(named_error)?;
+    let dist = as_float(&out.dist, algos::sssp::UNREACHABLE).into_pyarray(py);
+    let s = out.stats;
+    let extra = vec![
+        ("stale_tasks", any(py, s.stale_tasks)?),
+        ("improving_relaxations", any(py, s.improving_relaxations)?),
+        ("edges_scanned", any(py, s.edges_scanned)?),
+    ];
+    answer(
+        py,
+        dist.into_any(),
+        report,
+        &rc.sched.label(),
+        &out.report,
+        extra,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, source, scheduler, threads, params, report))]
+pub fn bfs<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    source: i64,
+    scheduler: &str,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pg = graph.get();
+    let src = pg.node("source", source)?;
+    let g = pg.graph();
+    // Priority = level: one bucket per level.
+    let rc = run_config(scheduler, params, None, Some(0), threads)?;
+    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
+        named::bfs(&rc.sched, &rc.exec, g, src)
+    })?
+    .map_err(named_error)?;
+    let level = as_float(&out.level, algos::bfs::UNREACHED).into_pyarray(py);
+    let extra = vec![("stale_tasks", any(py, out.stats.stale_tasks)?)];
+    answer(
+        py,
+        level.into_any(),
+        report,
+        &rc.sched.label(),
+        &out.report,
+        extra,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, source, target, geometry, scheduler, threads, delta, params, report))]
+#[allow(clippy::too_many_arguments)]
+pub fn astar<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    source: i64,
+    target: i64,
+    geometry: &str,
+    scheduler: &str,
+    threads: Option<i64>,
+    delta: Option<u32>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pg = graph.get();
+    let (src, dst) = (pg.node("source", source)?, pg.node("target", target)?);
+    let geometry = match geometry {
+        "auto" => pg.geometry(),
+        "lonlat" => Geometry::LonLat,
+        "planar" => Geometry::Planar,
+        other => {
+            return Err(value_error(format!(
+                "geometry '{other}': valid are auto, lonlat, planar"
+            )))
+        }
+    };
+    let g = pg.weighted();
+    let h = algos::astar::Heuristic::new(g, dst, geometry).ok_or_else(|| {
+        value_error(
+            "A* needs node coordinates: Graph.from_file(..., coordinates=PATH) or \
+             Graph.with_coordinates(xy)",
+        )
+    })?;
+    let rc = run_config(
+        scheduler,
+        params,
+        delta,
+        Some(algos::sssp::default_delta(g)),
+        threads,
+    )?;
+    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
+        named::astar(&rc.sched, &rc.exec, g, src, dst, &h)
+    })?
+    .map_err(named_error)?;
+    let dist = if out.dist == algos::sssp::UNREACHABLE {
+        f64::INFINITY
+    } else {
+        out.dist as f64
+    };
+    let s = out.stats;
+    let extra = vec![
+        ("expanded", any(py, s.expanded)?),
+        ("pruned", any(py, s.pruned)?),
+        ("stale_tasks", any(py, s.stale_tasks)?),
+        ("scale", any(py, h.scale)?),
+    ];
+    answer(
+        py,
+        any(py, dist)?,
+        report,
+        &rc.sched.label(),
+        &out.report,
+        extra,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, tolerance, priority, scheduler, threads, params, report))]
+#[allow(clippy::too_many_arguments)]
+pub fn pagerank<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    tolerance: f64,
+    priority: &str,
+    scheduler: &str,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !(tolerance > 0.0 && tolerance < 1.0) {
+        return Err(value_error(format!("tol={tolerance}: must be in (0, 1)")));
+    }
+    let kind = match priority {
+        "pr" => PriorityKind::Pr,
+        "prd" => PriorityKind::PrD,
+        other => {
+            return Err(value_error(format!(
+                "priority '{other}': valid are pr, prd"
+            )))
+        }
+    };
+    let g = graph.get().graph();
+    if g.num_nodes() == 0 {
+        return Err(value_error("PageRank of a graph with no nodes"));
+    }
+    let rc = run_config(scheduler, params, None, None, threads)?;
+    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
+        named::pagerank(&rc.sched, &rc.exec, g, tolerance, kind)
+    })?
+    .map_err(named_error)?;
+    let extra = vec![
+        ("error_bound", any(py, out.error_bound)?),
+        ("leftover_residual", any(py, out.leftover)?),
+        ("empty_takes", any(py, out.empty_takes)?),
+    ];
+    let label = rc.sched.label();
+    let scores = out.score.into_pyarray(py);
+    answer(py, scores.into_any(), report, &label, &out.report, extra)
+}
+
+/// The undirected applications share their shape: the cached undirected view, a run, and an
+/// array of one value per node.
+macro_rules! per_node_undirected {
+    ($name:ident, $run:path, $delta:expr, $field:ident, |$out:ident, $py:ident| $extra:expr) => {
+        #[pyfunction]
+        #[pyo3(signature = (graph, scheduler, threads, params, report))]
+        pub fn $name<'py>(
+            $py: Python<'py>,
+            graph: &Bound<'py, PyGraph>,
+            scheduler: &str,
+            threads: Option<i64>,
+            params: Option<&Bound<'py, PyDict>>,
+            report: bool,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let g = graph.get().undirected()?;
+            let rc = run_config(scheduler, params, None, Some($delta(g)), threads)?;
+            let $out = interruptible($py, rc.exec.cancel.as_ref(), || {
+                $run(&rc.sched, &rc.exec, g)
+            })?
+            .map_err(named_error)?;
+            let values: Vec<i64> = $out.$field.iter().map(|&x| x as i64).collect();
+            let extra: Extra<'py> = $extra;
+            answer(
+                $py,
+                values.into_pyarray($py).into_any(),
+                report,
+                &rc.sched.label(),
+                &$out.report,
+                extra,
+            )
+        }
+    };
+}
+
+per_node_undirected!(
+    cc,
+    named::cc,
+    algos::cc::default_delta,
+    label,
+    |out, py| vec![
+        ("components", any(py, algos::cc::count(&out.label))?),
+        ("stale_tasks", any(py, out.stats.stale_tasks)?),
+        ("relabels", any(py, out.stats.relabels)?),
+    ]
+);
+
+per_node_undirected!(
+    kcore,
+    named::kcore,
+    algos::kcore::default_delta,
+    core,
+    |out, py| vec![
+        ("lowered", any(py, out.stats.lowered)?),
+        ("unchanged", any(py, out.stats.unchanged)?),
+    ]
+);
+
+#[pyfunction]
+#[pyo3(signature = (graph, scheduler, threads, params, report))]
+pub fn mst<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    scheduler: &str,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let g = graph.get().undirected()?;
+    // Priority = component degree, one bucket each.
+    let rc = run_config(scheduler, params, None, Some(0), threads)?;
+    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
+        named::mst(&rc.sched, &rc.exec, g)
+    })?
+    .map_err(named_error)?;
+    let column = |f: fn(&ordo_algos::mst::Edge) -> u32| -> Vec<i64> {
+        out.edges.iter().map(|e| f(e) as i64).collect()
+    };
+    let edges = (
+        column(|e| e.a).into_pyarray(py),
+        column(|e| e.b).into_pyarray(py),
+        column(|e| e.weight).into_pyarray(py),
+    );
+    let extra = vec![
+        ("weight", any(py, out.weight)?),
+        ("merges", any(py, out.merges)?),
+        ("stale_tasks", any(py, out.stale_tasks)?),
+    ];
+    answer(
+        py,
+        any(py, edges)?,
+        report,
+        &rc.sched.label(),
+        &out.report,
+        extra,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, scheduler, threads, params, report))]
+pub fn tc<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    scheduler: &str,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let g = graph.get().undirected()?;
+    let rc = run_config(scheduler, params, None, None, threads)?;
+    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
+        named::tc(&rc.sched, &rc.exec, g)
+    })?
+    .map_err(named_error)?;
+    let extra = vec![("intersections", any(py, out.intersections)?)];
+    answer(
+        py,
+        any(py, out.triangles)?,
+        report,
+        &rc.sched.label(),
+        &out.report,
+        extra,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, sources, k, seed, layout, queues, task, threads, report))]
+#[allow(clippy::too_many_arguments)]
+pub fn bc<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    sources: Option<Vec<i64>>,
+    k: Option<usize>,
+    seed: u64,
+    layout: &str,
+    queues: &str,
+    task: usize,
+    threads: Option<i64>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pg = graph.get();
+    let g = pg.graph();
+    let n = g.num_nodes();
+    let sources: Vec<u32> = match (sources, k) {
+        (Some(list), _) => list
+            .into_iter()
+            .map(|s| pg.node("source", s))
+            .collect::<PyResult<_>>()?,
+        (None, Some(k)) => algos::bc::sample_sources(n, k, seed),
+        (None, None) => (0..n as u32).collect(),
+    };
+    if task == 0 {
+        return Err(value_error("task=0: a task holds at least one vertex"));
+    }
+    let config = BcConfig {
+        queues: queues.parse::<Queues>().map_err(value_error)?,
+        layout: layout.parse::<Layout>().map_err(value_error)?,
+        task,
+        working_set: false,
+    };
+    let exec = exec_config(threads, None)?;
+    let out = interruptible(py, exec.cancel.as_ref(), || {
+        algos::bc::run(g, &sources, &config, &exec)
+    })?
+    .map_err(exec_error)?;
+    let total = &out.report.total;
+    let extra = vec![
+        ("sources", any(py, sources.len())?),
+        ("layout", any(py, config.layout.name())?),
+        ("queues", any(py, config.queues.name())?),
+        ("reached", any(py, out.reached)?),
+        ("levels", any(py, total.app[algos::bc::LEVELS])?),
+        ("chunks", any(py, total.pops)?),
+        (
+            "foreign_chunks",
+            any(py, total.app[algos::bc::FOREIGN_CHUNKS])?,
+        ),
+        ("adl_s", any(py, out.adl.map(|c| c.seconds))?),
+    ];
+    let label = format!("bc-{}", config.queues.name());
+    let report_copy = out.report.clone();
+    let scores = out.scores.into_pyarray(py);
+    answer(py, scores.into_any(), report, &label, &report_copy, extra)
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, source, sink, scheduler, threads, params, report))]
+#[allow(clippy::too_many_arguments)]
+pub fn max_flow<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    source: i64,
+    sink: i64,
+    scheduler: &str,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pg = graph.get();
+    let (s, t) = (pg.node("source", source)?, pg.node("sink", sink)?);
+    let g = pg.weighted();
+    let rc = run_config(
+        scheduler,
+        params,
+        None,
+        Some(pfp::default_delta(g)),
+        threads,
+    )?;
+    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
+        pfp::run(g, s, t, &rc.sched, &rc.exec)
+    })?
+    .map_err(|e| match e {
+        PfpError::Exec(e) => exec_error(e),
+        other => value_error(other),
+    })?;
+    let st = out.stats;
+    let extra = vec![
+        ("pushes", any(py, st.pushes)?),
+        ("relabels", any(py, st.relabels)?),
+        ("global_relabels", any(py, st.global_relabels)?),
+        ("phase1_s", any(py, st.phase1_s)?),
+    ];
+    let side = numpy::PyArray1::from_slice(py, &out.source_side);
+    let result = any(py, (out.flow, side))?;
+    answer(py, result, report, &rc.sched.label(), &out.report, extra)
+}
+
+/// Every scheduler with its summary and parameters.
+#[pyfunction]
+pub fn schedulers(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for s in ordo_sched::catalogue() {
+        let d = PyDict::new(py);
+        d.set_item("name", s.name)?;
+        d.set_item("summary", s.summary)?;
+        let params = PyDict::new(py);
+        for p in s.params {
+            let pd = PyDict::new(py);
+            pd.set_item("default", p.default)?;
+            pd.set_item("doc", p.doc)?;
+            params.set_item(p.key, pd)?;
+        }
+        d.set_item("params", params)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}

@@ -1,0 +1,163 @@
+//! Running an application from Python: the scheduler and executor configuration from keyword
+//! arguments, the run itself on a worker thread with the GIL released (so Ctrl-C and other
+//! Python threads stay live), and the run report as a dict.
+
+use crate::errors::value_error;
+use ordo_exec::{panic_message, ExecConfig, RunReport};
+use ordo_sched::{SchedulerConfig, Topology};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often a waiting call looks for a pending signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// The most threads a run may ask for.
+const MAX_THREADS: i64 = 4096;
+
+/// A run's scheduler and executor.
+pub struct RunConfig {
+    pub sched: SchedulerConfig,
+    pub exec: ExecConfig,
+}
+
+/// The scheduler `name` with `params` (values as their `str()`), and `delta` when given, else
+/// the application's `default_delta` when the scheduler takes one.
+pub fn run_config(
+    name: &str,
+    params: Option<&Bound<'_, PyDict>>,
+    delta: Option<u32>,
+    default_delta: Option<u32>,
+    threads: Option<i64>,
+) -> PyResult<RunConfig> {
+    let mut pairs = Vec::new();
+    if let Some(params) = params {
+        for (k, v) in params.iter() {
+            pairs.push((k.str()?.to_string(), v.str()?.to_string()));
+        }
+    }
+    let mut sched = SchedulerConfig::parse(name, &pairs).map_err(value_error)?;
+    match (delta, default_delta) {
+        (Some(d), _) => {
+            if !sched.has_param("delta") {
+                return Err(value_error(format!(
+                    "scheduler '{name}' has no delta parameter; see ordo.schedulers()"
+                )));
+            }
+            sched.set("delta", &d.to_string()).map_err(value_error)?;
+        }
+        (None, Some(d)) if sched.has_param("delta") && !pairs.iter().any(|(k, _)| k == "delta") => {
+            sched.set("delta", &d.to_string()).map_err(value_error)?;
+        }
+        _ => {}
+    }
+    let exec = exec_config(threads, sched.max_workers())?;
+    Ok(RunConfig { sched, exec })
+}
+
+/// Every core by default (at most `max_workers`), else `threads`, which may exceed the cores.
+pub fn exec_config(threads: Option<i64>, max_workers: Option<usize>) -> PyResult<ExecConfig> {
+    let threads = match threads {
+        Some(t) if !(1..=MAX_THREADS).contains(&t) => {
+            return Err(value_error(format!(
+                "threads={t}: must be in 1..={MAX_THREADS}"
+            )))
+        }
+        Some(t) => t as usize,
+        None => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            max_workers.map_or(cores, |m| m.min(cores))
+        }
+    };
+    Ok(ExecConfig {
+        threads,
+        pin: true,
+        topology: Topology::detect(),
+        cancel: Some(Arc::new(AtomicBool::new(false))),
+    })
+}
+
+/// Runs `work` on a worker thread while this thread, without the GIL, waits for it and checks
+/// for signals every [`SIGNAL_POLL`]. On a signal (Ctrl-C raises `KeyboardInterrupt`), sets
+/// `cancel`, waits for the run to stop, and returns the signal's exception; the executor polls
+/// `cancel` between tasks, so that takes milliseconds. A panic becomes `RuntimeError`.
+pub fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: Option<&Arc<AtomicBool>>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let (done_tx, done_rx) = channel::<()>();
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            let out = catch_unwind(AssertUnwindSafe(work));
+            // The receiver may be gone only if the waiting thread itself unwound.
+            let _ = done_tx.send(());
+            out
+        });
+        let mut done_rx = Some(done_rx);
+        loop {
+            let rx = done_rx.take().expect("put back after every wait");
+            let (finished, rx) = py.detach(move || wait(rx));
+            done_rx = Some(rx);
+            if finished {
+                break;
+            }
+            if let Err(signal) = py.check_signals() {
+                if let Some(c) = cancel {
+                    c.store(true, Relaxed);
+                }
+                // Whatever the run returns now (cancelled, or finished just in time) gives way
+                // to the signal; wait for it without holding the GIL.
+                let _ = py.detach(|| worker.join());
+                return Err(signal);
+            }
+        }
+        match py.detach(|| worker.join()) {
+            Ok(Ok(out)) => Ok(out),
+            Ok(Err(panic)) | Err(panic) => Err(PyRuntimeError::new_err(format!(
+                "ordo panicked (a bug: please report it): {}",
+                panic_message(&*panic)
+            ))),
+        }
+    })
+}
+
+/// Waits up to [`SIGNAL_POLL`] for the worker; the receiver is handed back for the next wait.
+fn wait(rx: Receiver<()>) -> (bool, Receiver<()>) {
+    let finished = !matches!(rx.recv_timeout(SIGNAL_POLL), Err(RecvTimeoutError::Timeout));
+    (finished, rx)
+}
+
+/// The executor's report of a run as a dict, with `label` as its scheduler and the
+/// application's own counters from `extra`.
+pub fn report_dict<'py>(
+    py: Python<'py>,
+    label: &str,
+    r: &RunReport,
+    extra: &[(&str, Bound<'py, PyAny>)],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("time_s", r.time.as_secs_f64())?;
+    d.set_item("threads", r.threads)?;
+    d.set_item("scheduler", label)?;
+    d.set_item("tasks", r.total.tasks)?;
+    d.set_item("pushes", r.total.pushes)?;
+    d.set_item("pops", r.total.pops)?;
+    d.set_item("empty_pops", r.total.empty_pops)?;
+    let counters = PyDict::new(py);
+    for (k, v) in &r.scheduler.0 {
+        counters.set_item(*k, *v)?;
+    }
+    d.set_item("scheduler_counters", counters)?;
+    let per_thread: Vec<u64> = r.per_thread.iter().map(|t| t.tasks).collect();
+    d.set_item("tasks_per_thread", per_thread)?;
+    for (k, v) in extra {
+        d.set_item(*k, v)?;
+    }
+    Ok(d)
+}

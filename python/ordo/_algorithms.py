@@ -1,0 +1,310 @@
+"""The applications: each takes a :class:`~ordo.Graph` and returns numpy arrays.
+
+Shared keyword arguments:
+
+* ``scheduler``: one of :func:`schedulers` (``"auto"``, ``"obim"``, ``"pmod"``, ``"smq"``,
+  ``"mq"``, ``"reld"``, ``"spraylist"``, ``"heap"``, ...). ``auto`` picks obim with a
+  priority shift suited to the application and graph, or PMOD where no shift helps.
+* ``threads``: worker threads; default every core. More threads than cores is allowed.
+* ``**params``: the scheduler's parameters, e.g. ``chunk=32`` or ``p_steal="1/4"``
+  (values are passed as their ``str()``). An unknown scheduler or parameter is a
+  ``ValueError``.
+* ``report=True`` returns ``(result, report)``, where ``report`` is a dict of the run:
+  ``time_s``, ``threads``, ``scheduler`` (as resolved, e.g. ``auto:obim(delta=13)``),
+  ``tasks``, ``pushes``, ``pops``, ``empty_pops``, ``tasks_per_thread``,
+  ``scheduler_counters`` and the application's own counters (e.g. ``stale_tasks``).
+
+Every run releases the GIL; Ctrl-C stops it within milliseconds with ``KeyboardInterrupt``.
+Unweighted graphs count every arc as weight 1, as networkx and scipy do.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _ordo
+from ._graph import Graph
+
+
+def _native(G: Graph) -> _ordo.Graph:
+    if not isinstance(G, Graph):
+        raise TypeError(f"expected an ordo.Graph, not {type(G).__name__}")
+    return G._native
+
+
+def _node(name: str, v: Any) -> int:
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer node id, not {type(v).__name__}") from None
+
+
+def _threads(threads: Optional[int]) -> Optional[int]:
+    return None if threads is None else operator.index(threads)
+
+
+def _delta(delta: Optional[int]) -> Optional[int]:
+    if delta is None:
+        return None
+    d = operator.index(delta)
+    if not 0 <= d <= 63:
+        raise ValueError(f"delta={d}: must be in 0..=63 (one bucket per 2**delta)")
+    return d
+
+
+def sssp(
+    G: Graph,
+    source: int,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    delta: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """Shortest-path distances from ``source`` (float64, ``inf`` where unreachable).
+
+    Prioritized by distance; ``delta`` (bucketing schedulers: one bucket per ``2**delta``
+    distance units) defaults to log2(max weight / mean degree) of the graph.
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], weights=[4, 1, 1, 1], num_nodes=5)
+    >>> ordo.sssp(G, 0)
+    array([ 0.,  4.,  1.,  2., inf])
+    >>> dist, rep = ordo.sssp(G, 0, scheduler="obim", threads=2, delta=1, report=True)
+    >>> rep["scheduler"], rep["threads"]
+    ('obim(delta=1)', 2)
+    """
+    return _ordo.sssp(
+        _native(G), _node("source", source), scheduler, _threads(threads), _delta(delta),
+        params, report,
+    )
+
+
+def bfs(
+    G: Graph,
+    source: int,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """Hop counts from ``source`` along arcs (float64, ``inf`` where unreachable).
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([0, 1, 2], [1, 2, 3], num_nodes=5)
+    >>> ordo.bfs(G, 0)
+    array([ 0.,  1.,  2.,  3., inf])
+    """
+    return _ordo.bfs(
+        _native(G), _node("source", source), scheduler, _threads(threads), params, report
+    )
+
+
+def astar(
+    G: Graph,
+    source: int,
+    target: int,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    delta: Optional[int] = None,
+    geometry: str = "auto",
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """The shortest distance from ``source`` to ``target`` by A* (float; ``inf`` if none).
+
+    The graph needs coordinates (``Graph.from_file(..., coordinates=...)`` or
+    :meth:`Graph.with_coordinates`). ``geometry`` is ``lonlat`` (DIMACS ``.co``),
+    ``planar``, or ``auto`` (lonlat for ``.co`` files). The straight-line estimate is scaled
+    so that it never overestimates, so the distance is exact.
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1, 1, 5])
+    >>> G = G.with_coordinates([[0, 0], [1, 0], [2, 0]])
+    >>> ordo.astar(G, 0, 2)
+    2.0
+    """
+    return _ordo.astar(
+        _native(G), _node("source", source), _node("target", target), geometry, scheduler,
+        _threads(threads), _delta(delta), params, report,
+    )
+
+
+def pagerank(
+    G: Graph,
+    tol: float = 1e-6,
+    priority: str = "pr",
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """PageRank scores (float64, summing to 1) with damping 0.85, as networkx computes them
+    (dangling nodes spread their rank uniformly); the total error is within about
+    ``num_nodes * tol``, like networkx's ``tol``.
+
+    Residual-pushing with priorities from the residual: ``priority="pr"`` (its whole part)
+    or ``"prd"`` (three decimals), seed 000's PR and PR-D. Edge weights are ignored.
+
+    >>> import ordo, numpy as np
+    >>> G = ordo.Graph.from_edges([0, 1, 2], [1, 2, 0])
+    >>> np.round(ordo.pagerank(G), 4)
+    array([0.3333, 0.3333, 0.3333])
+    """
+    return _ordo.pagerank(
+        _native(G), float(tol), priority, scheduler, _threads(threads), params, report
+    )
+
+
+def cc(
+    G: Graph,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """Weakly connected components: for each node, the smallest node of its component
+    (int64). Arcs count in both directions.
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([1, 3], [0, 4], num_nodes=5)
+    >>> ordo.cc(G)
+    array([0, 0, 2, 3, 3])
+    """
+    return _ordo.cc(_native(G), scheduler, _threads(threads), params, report)
+
+
+def kcore(
+    G: Graph,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """Core numbers of the undirected simple view (int64), as networkx's ``core_number``.
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3])   # a triangle and a tail
+    >>> ordo.kcore(G)
+    array([2, 2, 2, 1])
+    """
+    return _ordo.kcore(_native(G), scheduler, _threads(threads), params, report)
+
+
+def tc(
+    G: Graph,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """The number of triangles of the undirected simple view (an int).
+
+    >>> import ordo
+    >>> ordo.tc(ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
+    1
+    """
+    return _ordo.tc(_native(G), scheduler, _threads(threads), params, report)
+
+
+def mst(
+    G: Graph,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """A minimum spanning forest of the undirected view by Boruvka: ``(u, v, weight)``, three
+    int64 arrays with ``u < v``, sorted by (weight, u, v). Ties are broken by node ids, so
+    the forest is unique. Where an edge has arcs of two weights, the lighter counts.
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1, 2, 5])
+    >>> u, v, w = ordo.mst(G)
+    >>> u.tolist(), v.tolist(), int(w.sum())
+    ([0, 1], [1, 2], 3)
+    """
+    return _ordo.mst(_native(G), scheduler, _threads(threads), params, report)
+
+
+def bc(
+    G: Graph,
+    sources: Union[None, int, Sequence[int]] = None,
+    seed: int = 0,
+    layout: str = "adl",
+    queues: str = "nwq",
+    task: int = 16,
+    threads: Optional[int] = None,
+    report: bool = False,
+) -> Any:
+    """Betweenness centrality by Brandes' algorithm (float64, unnormalized, paths counted in
+    hops), summed over ``sources``: None for every node, an int ``k`` for ``k`` sources
+    sampled with ``seed``, or a sequence of node ids.
+
+    With every source this equals ``networkx.betweenness_centrality(D, normalized=False)``
+    on the directed graph ``D``; for an undirected networkx graph, whose pairs networkx
+    counts once, halve ordo's scores. The run is level-synchronous with seed 001's adaptive
+    data layout (``layout="adl"`` or ``"input"``) and NUMA-aware queues (``queues="nwq"``
+    or ``"dynamic"``), ``task`` vertices per task; it takes no priority scheduler.
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([0, 1, 1, 2], [1, 0, 2, 1])   # the path 0 - 1 - 2
+    >>> ordo.bc(G)
+    array([0., 2., 0.])
+    """
+    native = _native(G)
+    if sources is None:
+        listed, k = None, None
+    elif isinstance(sources, (int, np.integer)) and not isinstance(sources, bool):
+        k = operator.index(sources)
+        if k < 0:
+            raise ValueError(f"sources={k}: the number of sampled sources must be >= 0")
+        listed = None
+    else:
+        listed, k = [_node("source", s) for s in sources], None
+    return _ordo.bc(
+        native, listed, k, operator.index(seed), layout, queues, operator.index(task),
+        _threads(threads), report,
+    )
+
+
+def max_flow(
+    G: Graph,
+    source: int,
+    sink: int,
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    report: bool = False,
+    **params: Any,
+) -> Any:
+    """The maximum flow from ``source`` to ``sink`` by preflow-push, with capacities from the
+    weights (1 when unweighted): ``(value, source_side)``, where the boolean array
+    ``source_side`` marks the source side of a minimum cut.
+
+    >>> import ordo
+    >>> G = ordo.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], weights=[3, 2, 1, 5])
+    >>> value, side = ordo.max_flow(G, 0, 3)
+    >>> value, side.tolist()
+    (3, [True, True, False, False])
+    """
+    return _ordo.max_flow(
+        _native(G), _node("source", source), _node("sink", sink), scheduler,
+        _threads(threads), params, report,
+    )
+
+
+def schedulers() -> List[Dict[str, Any]]:
+    """Every scheduler: ``name``, ``summary`` and ``params`` (each with ``default`` and
+    ``doc``).
+
+    >>> import ordo
+    >>> [s["name"] for s in ordo.schedulers()][:4]
+    ['auto', 'obim', 'pmod', 'smq']
+    >>> ordo.schedulers()[1]["params"]["delta"]["default"]
+    '0'
+    """
+    return _ordo.schedulers()
+

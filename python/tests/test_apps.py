@@ -1,0 +1,201 @@
+"""Every application against scipy or networkx on random graphs (hypothesis), across
+schedulers and thread counts, including more threads than cores."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csg
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ordo
+
+# Every scheduler family; 8 threads on a 2-core machine shakes out races.
+RUNS = [
+    ("auto", 1),
+    ("obim", 8),
+    ("pmod", 2),
+    ("smq", 8),
+    ("mq", 2),
+    ("reld", 2),
+    ("spraylist", 2),
+    ("heap", 2),
+    ("serial", 1),
+    ("fifo", 8),
+]
+
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@st.composite
+def graphs(draw, max_nodes=40, max_weight=50):
+    n = draw(st.integers(1, max_nodes))
+    m = draw(st.integers(0, 4 * n))
+    src = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    dst = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    w = draw(st.lists(st.integers(0, max_weight), min_size=m, max_size=m))
+    return n, np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), np.array(w)
+
+
+def dense_min(n, src, dst, w):
+    """The lightest arc per pair as a scipy matrix (scipy sums duplicates); zero-weight arcs
+    become a tiny positive weight so that scipy keeps them as edges."""
+    best = {}
+    for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+        if u != v:
+            best[(u, v)] = min(best.get((u, v), x), x)
+    if not best:
+        return sp.csr_array((n, n))
+    (rows, cols), vals = zip(*best.keys()), list(best.values())
+    vals = [x if x > 0 else 1e-9 for x in vals]
+    return sp.csr_array((vals, (rows, cols)), shape=(n, n))
+
+
+def undirected_nx(n, src, dst):
+    H = nx.Graph()
+    H.add_nodes_from(range(n))
+    H.add_edges_from((u, v) for u, v in zip(src.tolist(), dst.tolist()) if u != v)
+    return H
+
+
+@pytest.mark.parametrize("scheduler,threads", RUNS)
+@given(g=graphs())
+@SETTINGS
+def test_sssp_matches_scipy_dijkstra(scheduler, threads, g):
+    n, src, dst, w = g
+    G = ordo.Graph.from_edges(src, dst, w, num_nodes=n)
+    expected = csg.dijkstra(dense_min(n, src, dst, w), indices=0)
+    got = ordo.sssp(G, 0, scheduler=scheduler, threads=threads)
+    assert np.array_equal(np.isinf(got), np.isinf(expected))
+    finite = ~np.isinf(got)
+    assert np.allclose(got[finite], expected[finite], atol=1e-6)
+
+
+@pytest.mark.parametrize("scheduler,threads", RUNS)
+@given(g=graphs())
+@SETTINGS
+def test_bfs_matches_scipy(scheduler, threads, g):
+    n, src, dst, w = g
+    G = ordo.Graph.from_edges(src, dst, num_nodes=n)
+    expected = csg.shortest_path(dense_min(n, src, dst, w), unweighted=True, indices=0)
+    assert np.array_equal(ordo.bfs(G, 0, scheduler=scheduler, threads=threads), expected)
+
+
+@pytest.mark.parametrize("scheduler,threads", [("auto", 2), ("smq", 8), ("obim", 1)])
+@given(g=graphs())
+@SETTINGS
+def test_cc_kcore_tc_match_networkx(scheduler, threads, g):
+    n, src, dst, _ = g
+    G = ordo.Graph.from_edges(src, dst, num_nodes=n)
+    H = undirected_nx(n, src, dst)
+    label = ordo.cc(G, scheduler=scheduler, threads=threads)
+    for comp in nx.connected_components(H):
+        members = sorted(comp)
+        assert set(label[members].tolist()) == {members[0]}
+    core = ordo.kcore(G, scheduler=scheduler, threads=threads)
+    assert core.tolist() == [nx.core_number(H)[v] for v in range(n)]
+    assert ordo.tc(G, scheduler=scheduler, threads=threads) == sum(nx.triangles(H).values()) // 3
+
+
+@pytest.mark.parametrize("scheduler,threads", [("auto", 2), ("pmod", 8), ("smq", 2)])
+@given(g=graphs())
+@SETTINGS
+def test_mst_weight_matches_scipy(scheduler, threads, g):
+    n, src, dst, w = g
+    w = w + 1  # scipy drops zero-weight edges
+    G = ordo.Graph.from_edges(src, dst, w, num_nodes=n)
+    u, v, weight = ordo.mst(G, scheduler=scheduler, threads=threads)
+    # The undirected view keeps the lighter arc of a pair, in either direction.
+    D = dense_min(n, src, dst, w).toarray()
+    U = np.where((D > 0) & ((D.T == 0) | (D <= D.T)), D, D.T)
+    expected = csg.minimum_spanning_tree(sp.csr_array(np.triu(U + (U == 0) * U.T)))
+    assert int(weight.sum()) == int(round(expected.sum()))
+    assert len(u) == n - csg.connected_components(sp.csr_array(U), directed=False)[0]
+    assert np.all(u < v)
+
+
+@pytest.mark.parametrize("scheduler,threads", [("auto", 2), ("obim", 8), ("smq", 2)])
+@given(g=graphs(max_nodes=30))
+@SETTINGS
+def test_pagerank_matches_networkx(scheduler, threads, g):
+    n, src, dst, _ = g
+    D = nx.DiGraph()
+    D.add_nodes_from(range(n))
+    D.add_edges_from(zip(src.tolist(), dst.tolist()))
+    # networkx merges parallel arcs; so does the graph given to ordo here.
+    pairs = sorted(set(zip(src.tolist(), dst.tolist())))
+    G = ordo.Graph.from_edges([p[0] for p in pairs], [p[1] for p in pairs], num_nodes=n)
+    expected = nx.pagerank(D, tol=1e-10, max_iter=10_000)
+    got = ordo.pagerank(G, tol=1e-8, scheduler=scheduler, threads=threads)
+    assert np.isclose(got.sum(), 1.0, atol=1e-5)
+    assert np.abs(got - np.array([expected[v] for v in range(n)])).sum() < 1e-4
+
+
+@pytest.mark.parametrize("queues,layout,threads", [("nwq", "adl", 8), ("dynamic", "input", 2)])
+@given(g=graphs(max_nodes=25))
+@SETTINGS
+def test_bc_matches_networkx(queues, layout, threads, g):
+    n, src, dst, _ = g
+    pairs = sorted({(u, v) for u, v in zip(src.tolist(), dst.tolist()) if u != v})
+    D = nx.DiGraph()
+    D.add_nodes_from(range(n))
+    D.add_edges_from(pairs)
+    G = ordo.Graph.from_edges([p[0] for p in pairs], [p[1] for p in pairs], num_nodes=n)
+    expected = nx.betweenness_centrality(D, normalized=False)
+    got = ordo.bc(G, queues=queues, layout=layout, threads=threads)
+    assert np.allclose(got, [expected[v] for v in range(n)], rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("scheduler,threads", [("auto", 2), ("fifo", 8), ("smq", 2)])
+@given(g=graphs(max_nodes=30))
+@SETTINGS
+def test_max_flow_matches_scipy(scheduler, threads, g):
+    n, src, dst, w = g
+    if n < 2:
+        return
+    G = ordo.Graph.from_edges(src, dst, w, num_nodes=n)
+    # scipy wants integer capacities summed per pair, no self-loops.
+    keep = src != dst
+    cap = sp.csr_array((w[keep], (src[keep], dst[keep])), shape=(n, n)).astype(np.int32)
+    cap.sum_duplicates()
+    expected = csg.maximum_flow(cap, 0, n - 1).flow_value
+    value, side = ordo.max_flow(G, 0, n - 1, scheduler=scheduler, threads=threads)
+    assert value == expected
+    assert side[0] and not side[n - 1]
+
+
+def test_astar_matches_sssp_on_a_grid():
+    k = 30
+    idx = np.arange(k * k).reshape(k, k)
+    right = (idx[:, :-1].ravel(), idx[:, 1:].ravel())
+    down = (idx[:-1, :].ravel(), idx[1:, :].ravel())
+    src = np.concatenate([right[0], right[1], down[0], down[1]])
+    dst = np.concatenate([right[1], right[0], down[1], down[0]])
+    w = np.random.default_rng(3).integers(10, 20, src.size)
+    xy = np.stack([idx.ravel() % k * 10, idx.ravel() // k * 10], axis=1)
+    G = ordo.Graph.from_edges(src, dst, w).with_coordinates(xy)
+    dist = ordo.sssp(G, 0)
+    for target in [k * k - 1, k * k // 2, 7]:
+        for scheduler, threads in [("auto", 2), ("smq", 8)]:
+            assert ordo.astar(G, 0, target, scheduler=scheduler, threads=threads) == dist[target]
+
+
+def test_report_fields():
+    G = ordo.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 2, 3])
+    dist, rep = ordo.sssp(G, 0, scheduler="smq", threads=2, report=True)
+    assert dist.tolist() == [0.0, 1.0, 3.0]
+    assert rep["threads"] == 2 and rep["scheduler"] == "smq"
+    assert rep["tasks"] >= 3 and rep["pops"] >= rep["tasks"] - 0
+    assert rep["time_s"] >= 0 and len(rep["tasks_per_thread"]) == 2
+    assert sum(rep["tasks_per_thread"]) == rep["tasks"]
+    for key in ["pushes", "empty_pops", "scheduler_counters", "stale_tasks"]:
+        assert key in rep
+    _, rep = ordo.sssp(G, 0, report=True)
+    assert rep["scheduler"].startswith("auto:")
+    scores, rep = ordo.bc(G, sources=2, report=True)
+    assert rep["sources"] == 2 and rep["scheduler"] == "bc-nwq"
+    flow, rep = ordo.max_flow(G, 0, 2, report=True)
+    assert flow[0] == 1 and "relabels" in rep
