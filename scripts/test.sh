@@ -37,5 +37,6 @@ echo "== Python package: pip install . into .venv, pytest (real graphs, hypothes
 scripts/python_env.sh
 .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps .
 .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+.venv/bin/python -m mypy --strict --ignore-missing-imports python/ordo
 # The docstrings' examples, run from the installed package.
 (cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs ordo)

@@ -256,15 +256,16 @@ def bc(
     array([0., 2., 0.])
     """
     native = _native(G)
-    if sources is None:
-        listed, k = None, None
-    elif isinstance(sources, (int, np.integer)) and not isinstance(sources, bool):
+    listed: Optional[List[int]] = None
+    k: Optional[int] = None
+    if isinstance(sources, bool):
+        raise TypeError("sources must be None, a number of sources or a sequence of node ids")
+    if isinstance(sources, (int, np.integer)):
         k = operator.index(sources)
         if k < 0:
             raise ValueError(f"sources={k}: the number of sampled sources must be >= 0")
-        listed = None
-    else:
-        listed, k = [_node("source", s) for s in sources], None
+    elif sources is not None:
+        listed = [_node("source", s) for s in sources]
     return _ordo.bc(
         native, listed, k, operator.index(seed), layout, queues, operator.index(task),
         _threads(threads), report,

@@ -114,7 +114,7 @@ class Graph:
         random integers in ``[lo, hi]``. ``coordinates`` names a DIMACS ``.co`` (longitude and
         latitude, for :func:`ordo.astar`) or ``.xyz`` file.
 
-        A malformed file raises :class:`ordo.GraphFormatError` with ``path``, ``line`` and
+        A malformed file raises :class:`ordo.GraphFormatError` with ``file``, ``line`` and
         ``reason``; a missing one, :class:`FileNotFoundError`.
 
         >>> import ordo, tempfile, os

@@ -8,7 +8,7 @@ import numpy.typing as npt
 __version__: str
 
 class GraphFormatError(ValueError):
-    path: str
+    file: str
     line: Optional[int]
     reason: str
 

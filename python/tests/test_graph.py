@@ -102,7 +102,7 @@ def test_bad_file_gives_format_error_with_line(tmp_path):
     p.write_text("p sp 3 2\na 1 2 7\na 1 x 3\n")
     with pytest.raises(ordo.GraphFormatError) as e:
         ordo.Graph.from_file(p)
-    assert e.value.path == str(p) and e.value.line == 3
+    assert e.value.file == str(p) and e.value.line == 3
     assert e.value.reason and str(p) in str(e.value)
     assert isinstance(e.value, ValueError)
 

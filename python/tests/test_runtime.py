@@ -45,6 +45,7 @@ SMALL = ordo.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 1, 1])
         (lambda: ordo.bc(SMALL, task=0), ValueError, "task=0"),
         (lambda: ordo.bc(SMALL, sources=[0, 7]), IndexError, "source 7"),
         (lambda: ordo.bc(SMALL, sources=-2), ValueError, "sources=-2"),
+        (lambda: ordo.bc(SMALL, sources=True), TypeError, "sources must be"),
         (lambda: ordo.max_flow(SMALL, 1, 1), ValueError, "same node"),
         (lambda: ordo.max_flow(SMALL, 0, 5), IndexError, "sink 5"),
         (lambda: ordo.astar(SMALL, 0, 4), IndexError, "target 4"),

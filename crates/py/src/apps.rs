@@ -14,9 +14,11 @@ use ordo_algos::named;
 use ordo_algos::pagerank::PriorityKind;
 use ordo_algos::pfp::{self, PfpError};
 use ordo_exec::RunReport;
+use ordo_graph::Graph;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
+use std::sync::Arc;
 
 type Extra<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 
@@ -38,6 +40,12 @@ fn answer<'py>(
 
 fn any<'py>(py: Python<'py>, v: impl IntoPyObjectExt<'py>) -> PyResult<Bound<'py, PyAny>> {
     v.into_bound_py_any(py)
+}
+
+/// The graph's undirected simple view, built (once) without the GIL.
+fn undirected_view<'a>(py: Python<'_>, graph: &'a Bound<'_, PyGraph>) -> PyResult<&'a Arc<Graph>> {
+    let pg: &'a PyGraph = graph.get();
+    interruptible(py, None, || pg.undirected())?
 }
 
 /// Distances as float64 with `inf` where `unreached`.
@@ -255,7 +263,7 @@ macro_rules! per_node_undirected {
             params: Option<&Bound<'py, PyDict>>,
             report: bool,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let g = graph.get().undirected()?;
+            let g = undirected_view($py, graph)?;
             let rc = run_config(scheduler, params, None, Some($delta(g)), threads)?;
             let $out = interruptible($py, rc.exec.cancel.as_ref(), || {
                 $run(&rc.sched, &rc.exec, g)
@@ -308,7 +316,7 @@ pub fn mst<'py>(
     params: Option<&Bound<'py, PyDict>>,
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let g = graph.get().undirected()?;
+    let g = undirected_view(py, graph)?;
     // Priority = component degree, one bucket each.
     let rc = run_config(scheduler, params, None, Some(0), threads)?;
     let out = interruptible(py, rc.exec.cancel.as_ref(), || {
@@ -348,7 +356,7 @@ pub fn tc<'py>(
     params: Option<&Bound<'py, PyDict>>,
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let g = graph.get().undirected()?;
+    let g = undirected_view(py, graph)?;
     let rc = run_config(scheduler, params, None, None, threads)?;
     let out = interruptible(py, rc.exec.cancel.as_ref(), || {
         named::tc(&rc.sched, &rc.exec, g)

@@ -1,4 +1,4 @@
-//! How ordo's errors reach Python: malformed files as `GraphFormatError` (with `path`, `line`
+//! How ordo's errors reach Python: malformed files as `GraphFormatError` (with `file`, `line`
 //! and `reason`), missing files as `OSError` subclasses, bad arguments as `ValueError`, and a
 //! run that failed inside ordo as `RuntimeError`. No panic crosses into Python.
 
@@ -12,7 +12,7 @@ pyo3::create_exception!(
     ordo,
     GraphFormatError,
     PyValueError,
-    "A graph file is malformed. `path`, `line` (None when not line-based) and `reason` say \
+    "A graph file is malformed. `file`, `line` (None when not line-based) and `reason` say \
      where and why."
 );
 
@@ -32,7 +32,7 @@ pub fn graph_error(e: GraphError) -> PyErr {
             let err = GraphFormatError::new_err(format!("{location}: {message}"));
             let value = err.value(py);
             let set = || -> PyResult<()> {
-                value.setattr("path", location.path.display().to_string())?;
+                value.setattr("file", location.path.display().to_string())?;
                 value.setattr("line", location.line)?;
                 value.setattr("reason", message.as_str())
             };

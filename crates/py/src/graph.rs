@@ -6,6 +6,7 @@
 //! graph, the undirected simple view) are built on first use and cached.
 
 use crate::errors::{graph_error, value_error};
+use crate::running::interruptible;
 use numpy::{
     IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
     PyUntypedArrayMethods,
@@ -142,15 +143,15 @@ impl PyGraph {
             },
         };
         let geometry = coordinates.as_deref().map_or(Geometry::Planar, geometry_of);
-        let graph = py
-            .detach(|| {
-                let mut g = load_graph(&path, &opts, None)?.graph;
-                if let Some(c) = &coordinates {
-                    load_coords(c, &mut g)?;
-                }
-                Ok(g)
-            })
-            .map_err(graph_error)?;
+        // Off the GIL; Ctrl-C is answered once the file is read (the readers cannot stop).
+        let graph = interruptible(py, None, || {
+            let mut g = load_graph(&path, &opts, None)?.graph;
+            if let Some(c) = &coordinates {
+                load_coords(c, &mut g)?;
+            }
+            Ok(g)
+        })?
+        .map_err(graph_error)?;
         Ok(PyGraph::new(graph, geometry))
     }
 
@@ -193,13 +194,12 @@ impl PyGraph {
                 "{n} nodes: ordo's node ids are 32-bit, at most {MAX_NODES} nodes"
             )));
         }
-        let graph = py
-            .detach(|| {
-                edge_list(src, dst, weights, n as u32)?
-                    .build(&BuildOptions::default(), IdBase::Zero)
-                    .map_err(|e| e.to_string())
-            })
-            .map_err(value_error)?;
+        let graph = interruptible(py, None, || {
+            edge_list(src, dst, weights, n as u32)?
+                .build(&BuildOptions::default(), IdBase::Zero)
+                .map_err(|e| e.to_string())
+        })?
+        .map_err(value_error)?;
         Ok(PyGraph::new(graph, Geometry::Planar))
     }
 
