@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// How often a waiting call looks for a pending signal (Ctrl-C).
@@ -77,9 +77,16 @@ pub fn exec_config(threads: Option<i64>, max_workers: Option<usize>) -> PyResult
     Ok(ExecConfig {
         threads,
         pin: true,
-        topology: Topology::detect(),
+        topology: topology().clone(),
         cancel: Some(Arc::new(AtomicBool::new(false))),
     })
+}
+
+/// The machine's topology, read from sysfs once per process (reading it costs more than a
+/// small run).
+fn topology() -> &'static Topology {
+    static TOPOLOGY: OnceLock<Topology> = OnceLock::new();
+    TOPOLOGY.get_or_init(Topology::detect)
 }
 
 /// Runs `work` on a worker thread while this thread, without the GIL, waits for it and checks
