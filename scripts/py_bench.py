@@ -69,8 +69,8 @@ class Peers:
         self.scipy = A
         self.scipy_unit = G.to_scipy(parallel="min")
         self.scipy_unit.data[:] = 1
-        self.rows, self.cols = A.nonzero()
-        self.w = np.asarray(A[self.rows, self.cols]).ravel().astype(float)
+        coo = A.tocoo()
+        self.rows, self.cols, self.w = coo.row, coo.col, coo.data.astype(float)
         nk, ig, rx = optional("networkit"), optional("igraph"), optional("rustworkx")
         self.nk = self.ig = self.rx = None
         if nk is not None:

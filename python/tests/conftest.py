@@ -6,6 +6,7 @@ import pathlib
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -35,3 +36,15 @@ def random_arcs(n, m, seed, max_weight=100):
     dst = rng.integers(0, n, m)
     w = rng.integers(0, max_weight + 1, m)
     return src, dst, w
+
+
+def lightest_undirected(A):
+    """The undirected view scipy-side: the lighter arc of each pair, both directions."""
+    A = sp.csr_array(A)
+    A.setdiag(0)
+    A.eliminate_zeros()
+    T = A.T.tocsr()
+    both = A.minimum(T)
+    only = A - A.multiply(T > 0)
+    U = both + only + only.T
+    return sp.csr_array(U)

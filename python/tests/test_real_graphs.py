@@ -11,17 +11,7 @@ import scipy.sparse.csgraph as csg
 
 import ordo
 
-
-def lightest_undirected(A):
-    """The undirected view scipy-side: the lighter arc of each pair, both directions."""
-    A = sp.csr_array(A)
-    A.setdiag(0)
-    A.eliminate_zeros()
-    T = A.T.tocsr()
-    both = A.minimum(T)
-    only = A - A.multiply(T > 0)
-    U = both + only + only.T
-    return sp.csr_array(U)
+from conftest import lightest_undirected
 
 
 @pytest.fixture(scope="module")

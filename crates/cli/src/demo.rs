@@ -22,7 +22,7 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
         g.num_edges(),
         start.elapsed().as_secs_f64() * 1e3
     );
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = ordo_exec::cores();
     let delta = sssp::default_delta(&g);
     println!("source node 1; obim delta {delta} (chosen from the graph); median of {repeat} runs; {cores} cores\n");
     let expected = sssp::dijkstra(&g, 0);

@@ -5,7 +5,7 @@ use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
 use ordo_algos::named::NamedRunError;
 use ordo_algos::{astar, bfs, cc, kcore, mst, pagerank, sssp, tc};
-use ordo_exec::{ExecConfig, ExecError, RunReport};
+use ordo_exec::{default_threads, ExecConfig, ExecError, RunReport, MAX_THREADS};
 use ordo_graph::Graph;
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use std::time::Duration;
@@ -21,10 +21,7 @@ pub fn scheduler_config(a: &RunArgs, delta: Option<u32>) -> CliResult<SchedulerC
         cfg.set("chunk", &c.to_string()).map_err(CliError::usage)?;
     }
     if let Some(d) = delta {
-        let explicit = params.iter().any(|(k, _)| k == "delta");
-        if cfg.has_param("delta") && !explicit {
-            cfg.set("delta", &d.to_string()).map_err(CliError::usage)?;
-        }
+        cfg.hint_delta(d, &params).map_err(CliError::usage)?;
     }
     Ok(cfg)
 }
@@ -38,13 +35,10 @@ pub fn exec_config(a: &RunArgs, sched: &SchedulerConfig) -> CliResult<ExecConfig
 /// The executor configuration for at most `max_workers` default threads.
 pub fn exec_config_threads(a: &RunArgs, max_workers: Option<usize>) -> CliResult<ExecConfig> {
     let topology: Topology = a.topology.parse().map_err(CliError::usage)?;
-    let threads = a.threads.unwrap_or_else(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        max_workers.map_or(cores, |m| m.min(cores))
-    });
-    if threads == 0 || threads > 4096 {
+    let threads = a.threads.unwrap_or_else(|| default_threads(max_workers));
+    if threads == 0 || threads > MAX_THREADS {
         return Err(CliError::usage(format!(
-            "--threads {threads}: must be in 1..=4096"
+            "--threads {threads}: must be in 1..={MAX_THREADS}"
         )));
     }
     Ok(ExecConfig {

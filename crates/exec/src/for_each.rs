@@ -20,6 +20,20 @@ pub struct ExecConfig {
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
+/// The most worker threads a front end lets a run ask for.
+pub const MAX_THREADS: usize = 4096;
+
+/// The cores of this machine (1 if unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The default worker count: every core, but at most `max_workers` where the scheduler is
+/// limited (the serial scheduler runs one).
+pub fn default_threads(max_workers: Option<usize>) -> usize {
+    max_workers.map_or(cores(), |m| m.min(cores()))
+}
+
 impl ExecConfig {
     pub fn new(threads: usize) -> Self {
         ExecConfig {
@@ -136,7 +150,7 @@ where
     let cancel = cfg.cancel.clone();
     let cpus = cfg.topology.num_cpus();
     let pin = cfg.pin && threads <= cpus;
-    let oversubscribed = threads > std::thread::available_parallelism().map_or(1, |n| n.get());
+    let oversubscribed = threads > cores();
     let start = Instant::now();
 
     let per_thread: Vec<ThreadStats> = std::thread::scope(|scope| {

@@ -7,6 +7,8 @@ mod pin;
 mod stats;
 pub mod termination;
 
-pub use for_each::{for_each, panic_message, Context, ExecConfig, ExecError};
+pub use for_each::{
+    cores, default_threads, for_each, panic_message, Context, ExecConfig, ExecError, MAX_THREADS,
+};
 pub use pin::pin_current_thread;
 pub use stats::{RunReport, ThreadStats, APP_COUNTERS};

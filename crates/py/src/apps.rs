@@ -428,9 +428,8 @@ pub fn bc<'py>(
         ("adl_s", any(py, out.adl.map(|c| c.seconds))?),
     ];
     let label = format!("bc-{}", config.queues.name());
-    let report_copy = out.report.clone();
     let scores = out.scores.into_pyarray(py);
-    answer(py, scores.into_any(), report, &label, &report_copy, extra)
+    answer(py, scores.into_any(), report, &label, &out.report, extra)
 }
 
 #[pyfunction]

@@ -187,7 +187,8 @@ impl PyGraph {
         let n = match num_nodes {
             Some(n) if n < 0 => return Err(value_error(format!("num_nodes {n} is negative"))),
             Some(n) => n as u64,
-            None => largest.map_or(0, |m| m.max(-1) as u64 + 1),
+            // A negative id is reported by `edge_list` with its position.
+            None => largest.map_or(0, |m| m.max(0) as u64 + 1),
         };
         if n > MAX_NODES {
             return Err(value_error(format!(

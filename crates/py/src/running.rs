@@ -3,7 +3,7 @@
 //! Python threads stay live), and the run report as a dict.
 
 use crate::errors::value_error;
-use ordo_exec::{panic_message, ExecConfig, RunReport};
+use ordo_exec::{default_threads, panic_message, ExecConfig, RunReport, MAX_THREADS};
 use ordo_sched::{SchedulerConfig, Topology};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -16,9 +16,6 @@ use std::time::Duration;
 
 /// How often a waiting call looks for a pending signal (Ctrl-C).
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
-
-/// The most threads a run may ask for.
-const MAX_THREADS: i64 = 4096;
 
 /// A run's scheduler and executor.
 pub struct RunConfig {
@@ -51,10 +48,8 @@ pub fn run_config(
             }
             sched.set("delta", &d.to_string()).map_err(value_error)?;
         }
-        (None, Some(d)) if sched.has_param("delta") && !pairs.iter().any(|(k, _)| k == "delta") => {
-            sched.set("delta", &d.to_string()).map_err(value_error)?;
-        }
-        _ => {}
+        (None, Some(d)) => sched.hint_delta(d, &pairs).map_err(value_error)?,
+        (None, None) => {}
     }
     let exec = exec_config(threads, sched.max_workers())?;
     Ok(RunConfig { sched, exec })
@@ -63,16 +58,13 @@ pub fn run_config(
 /// Every core by default (at most `max_workers`), else `threads`, which may exceed the cores.
 pub fn exec_config(threads: Option<i64>, max_workers: Option<usize>) -> PyResult<ExecConfig> {
     let threads = match threads {
-        Some(t) if !(1..=MAX_THREADS).contains(&t) => {
+        Some(t) if !(1..=MAX_THREADS as i64).contains(&t) => {
             return Err(value_error(format!(
                 "threads={t}: must be in 1..={MAX_THREADS}"
             )))
         }
         Some(t) => t as usize,
-        None => {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            max_workers.map_or(cores, |m| m.min(cores))
-        }
+        None => default_threads(max_workers),
     };
     Ok(ExecConfig {
         threads,
@@ -106,11 +98,11 @@ pub fn interruptible<T: Send>(
             let _ = done_tx.send(());
             out
         });
-        let mut done_rx = Some(done_rx);
+        let mut done_rx = done_rx;
         loop {
-            let rx = done_rx.take().expect("put back after every wait");
-            let (finished, rx) = py.detach(move || wait(rx));
-            done_rx = Some(rx);
+            // The receiver is not Sync, so it moves into the GIL-free closure and back.
+            let (finished, rx) = py.detach(move || wait(done_rx));
+            done_rx = rx;
             if finished {
                 break;
             }

@@ -139,6 +139,19 @@ impl SchedulerConfig {
         })
     }
 
+    /// Sets `delta` to an application's estimate when the scheduler takes one and the user's
+    /// `params` did not set it.
+    pub fn hint_delta(
+        &mut self,
+        delta: u32,
+        params: &[(String, String)],
+    ) -> Result<(), ConfigError> {
+        if self.has_param("delta") && !params.iter().any(|(k, _)| k == "delta") {
+            self.set("delta", &delta.to_string())?;
+        }
+        Ok(())
+    }
+
     /// The most workers the scheduler supports, if it is limited.
     pub fn max_workers(&self) -> Option<usize> {
         match self {
