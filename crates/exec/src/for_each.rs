@@ -146,7 +146,7 @@ where
     }
     let term = Termination::new(count);
     let stop = AtomicBool::new(false);
-    let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
+    let failure = FirstPanic::default();
     let cancel = cfg.cancel.clone();
     let cpus = cfg.topology.num_cpus();
     let pin = cfg.pin && threads <= cpus;
@@ -176,8 +176,7 @@ where
                     }));
                     if let Err(payload) = run {
                         stop.store(true, Ordering::Relaxed);
-                        let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
-                        f.get_or_insert((w, panic_message(payload.as_ref())));
+                        failure.record(w, payload.as_ref());
                     }
                     stats
                 })
@@ -190,9 +189,7 @@ where
     });
     let time = start.elapsed();
 
-    if let Some((worker, message)) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(ExecError::OperatorPanicked { worker, message });
-    }
+    failure.into_result()?;
     let report = RunReport {
         scheduler: sched.counters(),
         events: sched.events(),
@@ -282,6 +279,28 @@ fn back_off(round: u32, oversubscribed: bool) {
         std::thread::yield_now();
     } else {
         std::thread::sleep(Duration::from_micros(50));
+    }
+}
+
+/// The first panic among a run's workers (later ones are consequences and dropped), for
+/// runtimes that catch a worker's panic and report it as [`ExecError::OperatorPanicked`].
+#[derive(Debug, Default)]
+pub struct FirstPanic(Mutex<Option<(usize, String)>>);
+
+impl FirstPanic {
+    /// Records `worker`'s panic unless another was recorded first.
+    pub fn record(&self, worker: usize, payload: &(dyn std::any::Any + Send)) {
+        // A poisoned lock still holds a valid Option: take it.
+        let mut first = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| (worker, panic_message(payload)));
+    }
+
+    /// `Err(OperatorPanicked)` if a panic was recorded.
+    pub fn into_result(self) -> Result<(), ExecError> {
+        match self.0.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some((worker, message)) => Err(ExecError::OperatorPanicked { worker, message }),
+            None => Ok(()),
+        }
     }
 }
 

@@ -8,7 +8,8 @@ mod stats;
 pub mod termination;
 
 pub use for_each::{
-    cores, default_threads, for_each, panic_message, Context, ExecConfig, ExecError, MAX_THREADS,
+    cores, default_threads, for_each, panic_message, Context, ExecConfig, ExecError, FirstPanic,
+    MAX_THREADS,
 };
 pub use pin::pin_current_thread;
 pub use stats::{RunReport, ThreadStats, APP_COUNTERS};

@@ -23,11 +23,10 @@
 
 use super::barrier::{Poisoned, SumBarrier};
 use super::lanes::{Lanes, Queues};
-use ordo_exec::{panic_message, pin_current_thread, ExecConfig, ExecError, ThreadStats};
+use ordo_exec::{pin_current_thread, ExecConfig, ExecError, FirstPanic, ThreadStats};
 use ordo_graph::Graph;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const UNVISITED: u32 = u32::MAX;
@@ -306,7 +305,7 @@ pub(super) fn run(
         phases: ec.phases,
     };
     let pin = cfg.pin && threads <= cfg.topology.num_cpus();
-    let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
+    let failure = FirstPanic::default();
     let start = Instant::now();
     let results: Vec<(ThreadStats, u64, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -330,8 +329,7 @@ pub(super) fn run(
                     // reports it; this one just stops.
                     if let Err(payload) = catch_unwind(AssertUnwindSafe(|| w.run(sources))) {
                         shared.barrier.poison();
-                        let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
-                        f.get_or_insert((tid, panic_message(payload.as_ref())));
+                        failure.record(tid, payload.as_ref());
                     }
                     (w.stats, w.touched, w.reached)
                 })
@@ -343,9 +341,7 @@ pub(super) fn run(
             .collect()
     });
     let time = start.elapsed();
-    if let Some((worker, message)) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(ExecError::OperatorPanicked { worker, message });
-    }
+    failure.into_result()?;
     let discovery_order = match ec.phases {
         Phases::ForwardOnly => discovery_order(&shared.lanes),
         Phases::Brandes => Vec::new(),
