@@ -14,8 +14,9 @@ Shared keyword arguments:
   ``tasks``, ``pushes``, ``pops``, ``empty_pops``, ``tasks_per_thread``,
   ``scheduler_counters`` and the application's own counters (e.g. ``stale_tasks``).
 
-Every run releases the GIL; Ctrl-C stops it with ``KeyboardInterrupt``, within milliseconds
-(``max_flow`` at the end of its current global-relabelling round).
+Every run releases the GIL; Ctrl-C stops it with ``KeyboardInterrupt`` within milliseconds
+(``max_flow`` at its next relabel, or after the global relabelling under way).
+
 Unweighted graphs count every arc as weight 1, as networkx and scipy do.
 """
 

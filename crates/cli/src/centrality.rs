@@ -5,7 +5,7 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{finish_runs, note, verify_with};
-use crate::run::{exec_config_threads, write_values, Runs};
+use crate::run::{exec_config_threads, exec_error, write_values, Runs};
 use ordo_algos::bc::{self, BcConfig, Layout, Queues};
 use serde_json::json;
 
@@ -95,7 +95,7 @@ pub fn bc_cmd(a: &BcArgs) -> CliResult {
     };
     let cfg = exec_config_threads(r, None)?;
     let runs = Runs::collect(r.repeat, || {
-        bc::run(g, &sources, &config, &cfg).map_err(CliError::input)
+        bc::run(g, &sources, &config, &cfg).map_err(exec_error)
     })?;
     let verified = verify_with(
         r,

@@ -1,4 +1,4 @@
-//! Exit codes: 0 success, 1 bad input or failed verification, 2 bad usage.
+//! Exit codes: 0 success, 1 bad input or failed verification, 2 bad usage, 130 interrupted.
 
 use std::fmt;
 
@@ -12,6 +12,34 @@ impl CliError {
         CliError {
             code: 1,
             message: message.to_string(),
+        }
+    }
+
+    /// A run stopped by Ctrl-C, with what it had done: the partial report.
+    pub fn interrupted(report: &ordo_exec::RunReport) -> Self {
+        let t = &report.total;
+        CliError {
+            code: crate::interrupt::EXIT_INTERRUPTED,
+            message: format!(
+                "interrupted after {:.3} s on {} threads: {} tasks run, {} pushed, {} popped, \
+                 {} empty pops; the result is incomplete, so nothing was verified or written",
+                report.time.as_secs_f64(),
+                report.threads,
+                t.tasks,
+                t.pushes,
+                t.pops,
+                t.empty_pops
+            ),
+        }
+    }
+
+    /// Ctrl-C between two of `repeat` runs, after `done` of them completed.
+    pub fn interrupted_between(done: u32, repeat: u32) -> Self {
+        CliError {
+            code: crate::interrupt::EXIT_INTERRUPTED,
+            message: format!(
+                "interrupted after {done} of {repeat} runs; nothing was verified or written"
+            ),
         }
     }
 

@@ -4,7 +4,7 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::load_noted;
 use crate::output::{finish_runs, note, sched_json, verify_with};
-use crate::run::{exec_config, scheduler_config, write_values, Runs};
+use crate::run::{exec_config, exec_error, scheduler_config, write_values, Runs};
 use ordo_algos::pfp::{self, PfpError};
 use serde_json::json;
 
@@ -48,6 +48,7 @@ pub fn pfp_cmd(a: &PfpArgs) -> CliResult {
     let runs = Runs::collect(a.run.repeat, || {
         pfp::run(g, s, t, &sched, &cfg).map_err(|e| match e {
             PfpError::Config(c) => CliError::usage(c),
+            PfpError::Exec(e) => exec_error(e),
             e => CliError::input(e),
         })
     })?;

@@ -6,6 +6,7 @@ mod centrality;
 mod demo;
 mod error;
 mod flow;
+mod interrupt;
 mod load;
 mod output;
 mod rank;
@@ -41,7 +42,8 @@ use error::CliError;
   ordo gen kronecker --scale 16 -o kron16.ordo
   ordo schedulers
 
-Exit status: 0 success, 1 bad input or failed verification, 2 bad usage."
+Exit status: 0 success, 1 bad input or failed verification, 2 bad usage, 130 interrupted
+(the first Ctrl-C stops the run and prints what it did; a second one quits at once)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -119,7 +121,11 @@ fn main() {
         Command::Demo { repeat } => demo::demo_cmd((*repeat).max(1)),
     };
     if let Err(CliError { code, message }) = res {
-        eprintln!("ordo: error: {message}");
+        if code == interrupt::EXIT_INTERRUPTED {
+            eprintln!("ordo: {message}");
+        } else {
+            eprintln!("ordo: error: {message}");
+        }
         std::process::exit(code);
     }
 }

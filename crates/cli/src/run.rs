@@ -45,7 +45,7 @@ pub fn exec_config_threads(a: &RunArgs, max_workers: Option<usize>) -> CliResult
         threads,
         pin: !a.no_pin,
         topology,
-        cancel: None,
+        cancel: Some(crate::interrupt::cancel_flag()),
     })
 }
 
@@ -62,8 +62,20 @@ impl<R: AppOutput> Runs<R> {
             results: vec![],
             reports: vec![],
         };
-        for _ in 0..repeat {
-            let out = once()?;
+        for done in 0..repeat {
+            if crate::interrupt::requested() {
+                // Ctrl-C came after the last run's tasks were done, while it finished up.
+                return Err(CliError::interrupted_between(done, repeat));
+            }
+            let out = {
+                let _armed = crate::interrupt::Armed::new();
+                once().map_err(|mut e| {
+                    if e.code == crate::interrupt::EXIT_INTERRUPTED && repeat > 1 {
+                        e.message += &format!(" (run {} of {repeat})", done + 1);
+                    }
+                    e
+                })?
+            };
             runs.reports.push(out.report().clone());
             runs.results.push(out);
         }
@@ -79,8 +91,12 @@ impl<R> Runs<R> {
     }
 }
 
-fn exec_error(e: ExecError) -> CliError {
-    CliError::input(e)
+/// The CLI's error for a failed run: a Ctrl-C becomes the partial report.
+pub fn exec_error(e: ExecError) -> CliError {
+    match e {
+        ExecError::Cancelled(report) => CliError::interrupted(&report),
+        e => CliError::input(e),
+    }
 }
 
 /// What every application's output carries: the executor's report of the run.

@@ -206,11 +206,14 @@ struct Budget {
     /// The round's cancel flag. Relaxed: the executor polls it between tasks, and nothing
     /// written before it needs to be seen through it (the round's end joins the workers).
     stop: Arc<AtomicBool>,
+    /// The user's cancel flag (Ctrl-C), which ends the round early like a spent budget.
+    user: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
     fn spend(&self, cost: u64) {
-        if self.spent.fetch_add(cost, Relaxed) + cost >= self.limit {
+        let spent = self.spent.fetch_add(cost, Relaxed) + cost >= self.limit;
+        if spent || self.user.as_ref().is_some_and(|c| c.load(Relaxed)) {
             self.stop.store(true, Relaxed);
         }
     }
@@ -233,9 +236,11 @@ impl SchedulerVisitor<PfpTask> for Round<'_, '_> {
             spent: AtomicU64::new(0),
             limit: self.work_limit,
             stop: Arc::new(AtomicBool::new(false)),
+            user: self.cfg.cancel.clone(),
         };
         let mut cfg = self.cfg;
-        // The round's own stop flag; a user's cancel flag is checked between rounds.
+        // The round's own stop flag, raised by the budget (which also watches the user's
+        // cancel flag); a cancelled run ends between rounds.
         cfg.cancel = Some(budget.stop.clone());
         let (state, bound) = (self.state, self.bound);
         match for_each(sched, self.initial, &cfg, |task, ctx| {
@@ -309,6 +314,11 @@ pub fn run(
     let n32 = n as u32;
     for (phase, bound) in [(0, n32), (1, u32::MAX)] {
         loop {
+            if cfg.cancel.as_ref().is_some_and(|c| c.load(Relaxed)) {
+                report.time = start.elapsed();
+                report.threads = cfg.threads;
+                return Err(ExecError::Cancelled(Box::new(report)).into());
+            }
             state.global_relabel(phase == 1);
             stats.global_relabels += 1;
             let initial = state.active(bound);
@@ -316,10 +326,6 @@ pub fn run(
                 break;
             }
             stats.rounds[phase] += 1;
-            if cfg.cancel.as_ref().is_some_and(|c| c.load(Relaxed)) {
-                report.time = start.elapsed();
-                return Err(ExecError::Cancelled(Box::new(report)).into());
-            }
             let round = Round {
                 state: &state,
                 initial,

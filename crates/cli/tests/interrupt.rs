@@ -1,0 +1,117 @@
+//! Ctrl-C during a long CLI run: the run stops within a second, the partial report goes to
+//! stderr, and the exit status is 130; a second Ctrl-C quits at once.
+
+mod common;
+
+use common::{ordo, tmp};
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A 300 x 300 road grid: each run takes milliseconds, so `--repeat 1000` is a long job.
+fn grid() -> String {
+    let path = tmp("interrupt-grid.ordo");
+    let out = ordo(&[
+        "gen", "road", "--width", "300", "--height", "300", "-o", &path,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    path
+}
+
+fn start(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ordo")
+}
+
+fn sigint(child: &Child) {
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(ok.success());
+}
+
+/// Waits for `child` at most `limit`, returning its exit code and stderr; kills it past that.
+fn finish_within(mut child: Child, limit: Duration) -> (Option<i32>, String, Duration) {
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return (status.code(), err, t0.elapsed());
+        }
+        if t0.elapsed() > limit {
+            child.kill().ok();
+            panic!("ordo still running {limit:?} after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn ctrl_c_stops_a_long_run_with_the_partial_report() {
+    let g = grid();
+    let cases: &[&[&str]] = &[
+        &["sssp", &g, "--repeat", "1000", "--threads", "8"],
+        &[
+            "pagerank",
+            &g,
+            "--repeat",
+            "1000",
+            "--threads",
+            "8",
+            "-s",
+            "smq",
+        ],
+        &[
+            "bc",
+            &g,
+            "--repeat",
+            "1000",
+            "--threads",
+            "8",
+            "--sources",
+            "16",
+        ],
+        &["pfp", &g, "--repeat", "1000", "--threads", "8"],
+    ];
+    for args in cases {
+        let child = start(args);
+        std::thread::sleep(Duration::from_millis(1500));
+        sigint(&child);
+        let (code, err, took) = finish_within(child, Duration::from_secs(10));
+        assert_eq!(code, Some(130), "{args:?}: {err}");
+        assert!(
+            took < Duration::from_secs(1),
+            "{args:?} took {took:?} to stop"
+        );
+        assert!(err.contains("stopping the run"), "{args:?}: {err}");
+        // Either a run was stopped mid-way (its counts) or between two runs.
+        assert!(
+            err.contains("tasks run,") || err.contains("runs; nothing was verified"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_second_ctrl_c_quits_at_once() {
+    let g = grid();
+    let child = start(&["cc", &g, "--repeat", "1000", "--threads", "8"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    sigint(&child);
+    sigint(&child);
+    let (code, err, _) = finish_within(child, Duration::from_secs(10));
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("ordo: interrupted"), "{err}");
+}
