@@ -102,6 +102,10 @@ node's side of the minimum cut: `id S` or `id T`."
 }
 
 fn main() {
+    // Like other Unix tools, end quietly when the reader of our output goes away
+    // (`ordo schedulers | head`) instead of panicking on a failed print.
+    // SAFETY: setting a signal's disposition to the default before any thread exists.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
     let res = match &cli.command {
         Command::Sssp(a) => apps::sssp_cmd(a),

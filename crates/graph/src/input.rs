@@ -116,10 +116,7 @@ pub fn read_input(path: &Path, progress: Option<Progress<'_>>) -> Result<Vec<u8>
     let mut out = Vec::with_capacity(total.min(1 << 30) as usize);
     if got == 2 && magic == GZIP_MAGIC {
         let chained = io::Cursor::new(magic).chain(reader);
-        let mut gz = flate2::read::MultiGzDecoder::new(chained);
-        gz.read_to_end(&mut out).map_err(|e| {
-            GraphError::in_file(path, format!("truncated or corrupt gzip data ({e})"))
-        })?;
+        gunzip(path, chained, &mut out)?;
     } else {
         out.extend_from_slice(&magic[..got]);
         reader
@@ -132,16 +129,53 @@ pub fn read_input(path: &Path, progress: Option<Progress<'_>>) -> Result<Vec<u8>
 /// Decompresses `bytes` if they are gzip; `path` only names the source in errors.
 pub fn decode_bytes(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
     if bytes.starts_with(&GZIP_MAGIC) {
-        let mut out = Vec::with_capacity(bytes.len() * 4);
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .map_err(|e| {
-                GraphError::in_file(path, format!("truncated or corrupt gzip data ({e})"))
-            })?;
+        let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(1 << 30));
+        gunzip(path, &bytes[..], &mut out)?;
         Ok(out)
     } else {
         Ok(bytes)
     }
+}
+
+/// Decompresses all of `gz` into `out`, refusing to grow past this machine's memory: gzip
+/// expands up to about 1000 times, so a small corrupt or hostile file could otherwise ask for
+/// terabytes before any parsing starts.
+fn gunzip(path: &Path, gz: impl Read, out: &mut Vec<u8>) -> Result<()> {
+    let limit = memory_bytes();
+    let mut decoder = flate2::read::MultiGzDecoder::new(gz).take(limit.saturating_add(1));
+    decoder
+        .read_to_end(out)
+        .map_err(|e| GraphError::in_file(path, format!("truncated or corrupt gzip data ({e})")))?;
+    if out.len() as u64 > limit {
+        return Err(GraphError::in_file(
+            path,
+            format!(
+                "the gzip data expands past {:.1} GiB, this machine's memory (corrupt, or a gzip \
+                 bomb)",
+                limit as f64 / (1u64 << 30) as f64
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// This machine's physical memory in bytes (`MemTotal`), or no limit where it is unknown.
+/// `ORDO_MEMORY_LIMIT` (bytes) overrides it, so tests can show the refusal on small inputs.
+pub fn memory_bytes() -> u64 {
+    if let Some(v) = std::env::var("ORDO_MEMORY_LIMIT")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+    {
+        return v;
+    }
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib.saturating_mul(1024))
+        })
+        .unwrap_or(u64::MAX)
 }
 
 /// True if the file starts with the gzip magic number.

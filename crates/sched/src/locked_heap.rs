@@ -6,7 +6,8 @@ use crate::dary_heap::DaryHeap;
 use crate::sync::{AtomicBool, AtomicU64, Ordering, UnsafeCell};
 use crossbeam_utils::CachePadded;
 
-/// The cached top of an empty heap.
+/// The cached top of an empty heap. A task at priority `u64::MAX` is cached as
+/// `u64::MAX - 1` so that it never reads as empty (the cache only steers queue choices).
 pub const EMPTY_TOP: u64 = u64::MAX;
 
 pub struct LockedHeap<T> {
@@ -62,8 +63,8 @@ impl<T: Copy> LockedHeap<T> {
             let r = f(h);
             // Relaxed: the cached top is a hint for choosing queues, never trusted; the heap
             // itself is read only under the lock.
-            self.top
-                .store(h.peek_priority().unwrap_or(EMPTY_TOP), Ordering::Relaxed);
+            let top = h.peek_priority().map_or(EMPTY_TOP, |p| p.min(EMPTY_TOP - 1));
+            self.top.store(top, Ordering::Relaxed);
             r
         });
         self.locked.store(false, Ordering::Release);

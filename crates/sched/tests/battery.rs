@@ -75,6 +75,7 @@ fn worker_loop<H: Handle<Id>>(h: &mut H, ledger: &Ledger, spawn: &(dyn Fn(Id) ->
 /// Every worker pushes a share of `n` tasks up front, then all drain concurrently.
 struct UpFront {
     n: u64,
+    prio: fn(Id) -> u64,
 }
 
 impl SchedulerVisitor<Id> for UpFront {
@@ -85,7 +86,7 @@ impl SchedulerVisitor<Id> for UpFront {
         std::thread::scope(|scope| {
             for t in 0..w {
                 let ledger = &ledger;
-                let n = self.n;
+                let (n, prio) = (self.n, self.prio);
                 scope.spawn(move || {
                     let mut h = s.handle(t);
                     let mut id = t as u64;
@@ -195,7 +196,7 @@ where
 
 fn all_properties(cfg: SchedulerConfig, max_workers: usize) {
     run_battery(&cfg, max_workers, |c, w, t| {
-        c.with::<Id, _>(w, t, UpFront { n: 40_000 }).unwrap();
+        c.with::<Id, _>(w, t, UpFront { n: 40_000, prio }).unwrap();
         c.with::<Id, _>(w, t, Spawning { n: 40_000 }).unwrap();
     });
 }
@@ -231,6 +232,35 @@ battery! {
     heap_every_task_once => "heap" &[], workers 8;
     sheap_every_task_once => "sheap" &[], workers 8;
     pheap_every_task_once => "pheap" &[], workers 8;
+}
+
+/// Priorities at the edges of the u64 range: all equal (at 0 and at u64::MAX), spread over
+/// the whole range, and alternating between its two ends; at 1 and 16 workers (16 on two
+/// cores is heavily oversubscribed), for every scheduler with its defaults.
+#[test]
+fn extreme_priorities_every_task_once() {
+    let orders: [(&str, fn(Id) -> u64); 4] = [
+        ("all 0", |_| 0),
+        ("all u64::MAX", |_| u64::MAX),
+        ("whole range", |id| id.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        (
+            "0 and u64::MAX",
+            |id| if id % 2 == 0 { 0 } else { u64::MAX },
+        ),
+    ];
+    for name in ordo_sched::names() {
+        let cfg = config(name, &[]);
+        let most = cfg.max_workers().unwrap_or(16);
+        for (what, prio) in orders {
+            for workers in [1, 16].into_iter().filter(|&w| w <= most) {
+                let run = std::panic::catch_unwind(|| {
+                    cfg.with::<Id, _>(workers, &Topology::detect(), UpFront { n: 20_000, prio })
+                        .unwrap()
+                });
+                assert!(run.is_ok(), "{name} x{workers}, priorities {what}: failed");
+            }
+        }
+    }
 }
 
 #[test]
