@@ -63,7 +63,9 @@ impl<T: Copy> LockedHeap<T> {
             let r = f(h);
             // Relaxed: the cached top is a hint for choosing queues, never trusted; the heap
             // itself is read only under the lock.
-            let top = h.peek_priority().map_or(EMPTY_TOP, |p| p.min(EMPTY_TOP - 1));
+            let top = h
+                .peek_priority()
+                .map_or(EMPTY_TOP, |p| p.min(EMPTY_TOP - 1));
             self.top.store(top, Ordering::Relaxed);
             r
         });

@@ -375,6 +375,11 @@ impl Leveling for PmodLeveling {
     }
 
     #[inline(always)]
+    fn first_level(hint: u64) -> Level {
+        (hint as u128) << 8
+    }
+
+    #[inline(always)]
     fn on_pop(&self, l: &mut PmodLocal) {
         l.deqs += 1;
         l.pops_in_group += 1;

@@ -239,7 +239,8 @@ battery! {
 /// cores is heavily oversubscribed), for every scheduler with its defaults.
 #[test]
 fn extreme_priorities_every_task_once() {
-    let orders: [(&str, fn(Id) -> u64); 4] = [
+    type Order = (&'static str, fn(Id) -> u64);
+    let orders: [Order; 4] = [
         ("all 0", |_| 0),
         ("all u64::MAX", |_| u64::MAX),
         ("whole range", |id| id.wrapping_mul(0x9E37_79B9_7F4A_7C15)),

@@ -1,4 +1,5 @@
 //! Locating the shared real graphs; tests skip with a message when they are absent.
+#![allow(dead_code)] // each test file uses its own subset
 
 use std::path::PathBuf;
 

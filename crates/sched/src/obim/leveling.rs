@@ -21,6 +21,9 @@ pub trait Leveling: Send + Sync + 'static {
     /// prevention; `u64::MAX` means "idle".
     fn hint(level: Self::Level) -> u64;
 
+    /// The smallest level whose hint is at least `hint` (where a scan from a hint starts).
+    fn first_level(hint: u64) -> Self::Level;
+
     /// A pop served from the worker's current bag (fast Deq).
     #[inline(always)]
     fn on_pop(&self, _local: &mut Self::Local) {}
@@ -58,5 +61,10 @@ impl Leveling for Shift {
     #[inline(always)]
     fn hint(level: u64) -> u64 {
         level
+    }
+
+    #[inline(always)]
+    fn first_level(hint: u64) -> u64 {
+        hint
     }
 }

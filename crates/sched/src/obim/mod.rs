@@ -28,6 +28,8 @@ use crate::topology::{Topology, WorkerLayout};
 use crossbeam_utils::CachePadded;
 use global_log::GlobalLog;
 use leveling::{Leveling, Shift};
+use std::collections::BTreeMap;
+use std::ops::Bound::{self, Excluded, Included, Unbounded};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where a bag keeps its chunks.
@@ -128,7 +130,7 @@ impl Config for ObimConfig {
 const IDLE: u64 = u64::MAX;
 
 /// Failed scans between two full rescans below the back-scan estimate.
-const FALLBACK_PERIOD: u32 = 16;
+const FALLBACK_PERIOD: u64 = 16;
 
 /// obim's engine, generic over how priorities map to levels: `Obim<T>` is obim itself
 /// ([`Shift`] by `delta`); `crate::pmod::Pmod<T>` is PMOD.
@@ -197,21 +199,29 @@ impl<T, L: Leveling> Drop for Obim<T, L> {
     }
 }
 
+/// A level and its bag, as the local map holds them.
+type LevelBag<T, L> = (<L as Leveling>::Level, *const Bag<T>);
+
 pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     s: &'s Obim<T, L>,
     w: BagWorker<T>,
-    /// Sorted mirror of the global log: (level, bag).
-    local: Vec<(L::Level, *const Bag<T>)>,
+    /// Ordered mirror of the global log: level -> bag. A tree, not a sorted vector: levels
+    /// arrive out of order when workers create them concurrently (8 workers seeding 10^6
+    /// label levels in blocks), and vector inserts in the middle made syncing quadratic.
+    local: BTreeMap<L::Level, *const Bag<T>>,
     /// Log entries already merged into `local`.
     synced: usize,
     /// The level and bag pops come from.
     cur: Option<(L::Level, *const Bag<T>)>,
     /// The bag of the last push (a one-entry cache in front of the local map).
     last_push: Option<(L::Level, *const Bag<T>)>,
+    /// Bags pushed into since the last flush (with repeats): the only ones that can hold a
+    /// partly filled push chunk of this worker, so a flush need not walk every level.
+    unflushed: Vec<*const Bag<T>>,
     /// What this worker last published in `scan_start`.
     published: u64,
     /// Consecutive slow pops that found nothing.
-    failed_scans: u32,
+    failed_scans: u64,
     stats: ObimStats,
     level_state: L::Local,
 }
@@ -234,10 +244,11 @@ impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
         ObimHandle {
             s: self,
             w: BagWorker::new(worker, p, self.layout.members[p].len(), self.cfg.chunk),
-            local: Vec::new(),
+            local: BTreeMap::new(),
             synced: 0,
             cur: None,
             last_push: None,
+            unflushed: Vec::new(),
             published: IDLE,
             failed_scans: 0,
             stats: ObimStats::default(),
@@ -274,17 +285,15 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
         }
         self.stats.map_syncs += 1;
         for i in self.synced..v {
-            let e = self.s.log.get(i);
-            let at = self.local.partition_point(|x| x.0 < e.0);
-            self.local.insert(at, e);
+            let (level, bag) = self.s.log.get(i);
+            self.local.insert(level, bag);
         }
         self.synced = v;
     }
 
     #[inline]
     fn find_local(&self, level: L::Level) -> Option<*const Bag<T>> {
-        let i = self.local.partition_point(|x| x.0 < level);
-        self.local.get(i).filter(|e| e.0 == level).map(|e| e.1)
+        self.local.get(&level).copied()
     }
 
     #[cold]
@@ -353,23 +362,26 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
         } else {
             0
         };
-        let from = self.local.partition_point(|e| L::hint(e.0) < start);
-        let found = self.scan(from, self.local.len()).or_else(|| {
+        let from = L::first_level(start);
+        let found = self.scan((Included(from), Unbounded)).or_else(|| {
             // Levels below everyone's estimate are empty except in rare races (a chunk
             // published after its pusher moved on), so the full rescan that guarantees no
-            // task is stranded runs on every FALLBACK_PERIOD-th failed scan only: an idle
-            // worker must not walk thousands of dead bags on every probe.
+            // task is stranded runs only after max(FALLBACK_PERIOD, levels) failed scans in
+            // a row: it walks at most every level, so its cost per failed scan stays at
+            // about one bag however many dead levels pile up (a path of millions of nodes
+            // makes millions; a fixed period made idle workers' rescans quadratic in them).
             self.failed_scans += 1;
-            if from == 0 || !self.failed_scans.is_multiple_of(FALLBACK_PERIOD) {
+            let period = (self.local.len() as u64).max(FALLBACK_PERIOD);
+            if start == 0 || self.failed_scans < period {
                 return None;
             }
+            self.failed_scans = 0;
             self.stats.fallback_scans += 1;
-            self.scan(0, from)
+            self.scan((Unbounded, Excluded(from)))
         });
         match found {
-            Some((i, t)) => {
+            Some((e, t)) => {
                 self.failed_scans = 0;
-                let e = self.local[i];
                 self.cur = Some(e);
                 self.publish(L::hint(e.0));
                 Some(t)
@@ -382,12 +394,14 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
         }
     }
 
-    fn scan(&mut self, from: usize, to: usize) -> Option<(usize, T)> {
-        for i in from..to {
+    /// The first task found in the bags of `levels`, in level order, with its bag.
+    fn scan(&mut self, levels: (Bound<L::Level>, Bound<L::Level>)) -> Option<(LevelBag<T, L>, T)> {
+        for (&level, &bag) in self.local.range(levels) {
             self.stats.bags_scanned += 1;
-            let bag = self.local[i].1;
-            if let Some(t) = self.bag(bag).pop(&self.s.shared, &mut self.w) {
-                return Some((i, t));
+            // SAFETY: as in `bag` (which would borrow all of `self` here).
+            let b: &Bag<T> = unsafe { &*bag };
+            if let Some(t) = b.pop(&self.s.shared, &mut self.w) {
+                return Some(((level, bag), t));
             }
         }
         None
@@ -403,6 +417,7 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
             _ => {
                 let b = self.find_or_create(level);
                 self.last_push = Some((level, b));
+                self.unflushed.push(b);
                 b
             }
         };
@@ -425,11 +440,16 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
     }
 
     fn flush(&mut self) {
-        self.sync_local();
-        for i in 0..self.local.len() {
-            let bag = self.local[i].1;
+        // Walking every level instead made idle workers' flushes quadratic when levels number
+        // in the millions (SSSP on a long path).
+        let mut bags = std::mem::take(&mut self.unflushed);
+        for &bag in &bags {
             self.bag(bag).flush(&mut self.w);
         }
+        bags.clear();
+        self.unflushed = bags;
+        // The next push records its bag again.
+        self.last_push = None;
     }
 }
 
