@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every check ordo has: formatting, clippy (warnings are errors), the whole test suite in
-# release mode, the loom model checks of the lock-free protocols, and the Python package
-# (`pip install .` into .venv, then pytest with the docstrings' examples).
+# release mode (adversarial graphs, 16-thread stress, bad input for every subcommand, Ctrl-C),
+# the loom model checks of the lock-free protocols, a short libFuzzer run of every graph
+# reader, and the Python package (`pip install .` into .venv, then pytest with the
+# docstrings' examples). docs/reliability.md says what each covers.
 # Tests that need the shared real graphs look in $ORDO_DATA or ../shared/data and skip with a
 # message when they are absent.
 set -euo pipefail
@@ -32,6 +34,9 @@ cargo test --release -p ordo-sched --test loom_smq
 cargo test --release -p ordo-sched --test loom_spraylist
 cargo test --release -p ordo-exec --test loom_termination
 unset RUSTFLAGS CARGO_TARGET_DIR
+
+echo "== fuzz every graph reader for ${FUZZ_SECONDS:-8} s each (installs cargo-fuzz when missing)"
+FUZZ_SECONDS=${FUZZ_SECONDS:-8} scripts/fuzz.sh
 
 echo "== Python package: pip install . into .venv, pytest (real graphs, hypothesis, doctests)"
 scripts/python_env.sh
