@@ -32,7 +32,7 @@ for t in "${targets[@]}"; do
         -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
         -print_final_stats=1 >"$log" 2>&1; then
         tail -40 "$log"
-        echo "fuzz target $t FAILED: the input is in fuzz/artifacts/$t/" >&2
+        echo "fuzz target $t FAILED (a crash leaves its input in fuzz/artifacts/$t/)" >&2
         exit 1
     fi
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
