@@ -11,8 +11,10 @@
 #   scripts/race_check.sh [helgrind|drd ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools=("${@:-helgrind drd}")
-tools=(${tools[*]})
+tools=(helgrind drd)
+if (($#)); then
+    tools=("$@")
+fi
 cargo build --release -p ordo-cli --quiet
 g=$(mktemp --suffix=.gr)
 ./target/release/ordo gen road --width 12 --height 12 -o "$g" >/dev/null

@@ -6,6 +6,9 @@
 //! `_exit(2)`. The cancel flag is the executor's own (`ExecConfig::cancel`), polled by every
 //! worker between tasks, so the run ends within one task's time per worker.
 
+// SeqCst throughout: these are touched a few times per process (never per task; the workers
+// poll the flag with their own Relaxed loads), and one total order keeps the handler's
+// "armed and first" test simple to argue.
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{Arc, OnceLock};
 

@@ -107,7 +107,7 @@ fn every_subcommand_rejects_every_bad_input_in_one_line() {
         &["convert", "@IN", &out_file],
     ];
     let inputs = bad_inputs();
-    let (mut checked, mut failures) = (0, Vec::new());
+    let mut failures = Vec::new();
     for cmd in commands {
         for (file, want) in &inputs {
             let mut args: Vec<&str> = cmd.to_vec();
@@ -138,11 +138,9 @@ fn every_subcommand_rejects_every_bad_input_in_one_line() {
             if let Some(p) = problem {
                 failures.push(format!("{args:?}: {p}: {}", err.trim_end()));
             }
-            checked += 1;
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(checked, commands.len() * inputs.len());
 }
 
 #[test]

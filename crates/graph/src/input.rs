@@ -161,7 +161,7 @@ fn gunzip(path: &Path, gz: impl Read, out: &mut Vec<u8>) -> Result<()> {
 
 /// This machine's physical memory in bytes (`MemTotal`), or no limit where it is unknown.
 /// `ORDO_MEMORY_LIMIT` (bytes) overrides it, so tests can show the refusal on small inputs.
-pub fn memory_bytes() -> u64 {
+fn memory_bytes() -> u64 {
     if let Some(v) = std::env::var("ORDO_MEMORY_LIMIT")
         .ok()
         .and_then(|v| v.trim().parse().ok())

@@ -1,9 +1,9 @@
 //! The applications as Python functions. Each resolves its node arguments, builds the run
-//! configuration, runs through [`interruptible`], and converts the output to numpy arrays
-//! (plus the report dict when asked). The Python layer (`python/ordo/__init__.py`) adds the
-//! defaults and the documentation.
+//! configuration, runs through `RunConfig::run` (bc and max_flow through [`interruptible`]),
+//! and converts the output to numpy arrays (plus the report dict when asked). The Python layer
+//! (`python/ordo/_algorithms.py`) adds the defaults and the documentation.
 
-use crate::errors::{exec_error, named_error, value_error};
+use crate::errors::{exec_error, value_error};
 use crate::graph::PyGraph;
 use crate::running::{exec_config, interruptible, report_dict, run_config};
 use numpy::IntoPyArray;
@@ -85,10 +85,7 @@ pub fn sssp<'py>(
         Some(algos::sssp::default_delta(g)),
         threads,
     )?;
-    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
-        named::sssp(&rc.sched, &rc.exec, g, src)
-    })?
-    .map_err(named_error)?;
+    let out = rc.run(py, |s, e| named::sssp(s, e, g, src))?;
     let dist = as_float(&out.dist, algos::sssp::UNREACHABLE).into_pyarray(py);
     let s = out.stats;
     let extra = vec![
@@ -122,10 +119,7 @@ pub fn bfs<'py>(
     let g = pg.graph();
     // Priority = level: one bucket per level.
     let rc = run_config(scheduler, params, None, Some(0), threads)?;
-    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
-        named::bfs(&rc.sched, &rc.exec, g, src)
-    })?
-    .map_err(named_error)?;
+    let out = rc.run(py, |s, e| named::bfs(s, e, g, src))?;
     let level = as_float(&out.level, algos::bfs::UNREACHED).into_pyarray(py);
     let extra = vec![("stale_tasks", any(py, out.stats.stale_tasks)?)];
     answer(
@@ -179,10 +173,7 @@ pub fn astar<'py>(
         Some(algos::sssp::default_delta(g)),
         threads,
     )?;
-    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
-        named::astar(&rc.sched, &rc.exec, g, src, dst, &h)
-    })?
-    .map_err(named_error)?;
+    let out = rc.run(py, |s, e| named::astar(s, e, g, src, dst, &h))?;
     let dist = if out.dist == algos::sssp::UNREACHABLE {
         f64::INFINITY
     } else {
@@ -235,10 +226,7 @@ pub fn pagerank<'py>(
         return Err(value_error("PageRank of a graph with no nodes"));
     }
     let rc = run_config(scheduler, params, None, None, threads)?;
-    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
-        named::pagerank(&rc.sched, &rc.exec, g, tolerance, kind)
-    })?
-    .map_err(named_error)?;
+    let out = rc.run(py, |s, e| named::pagerank(s, e, g, tolerance, kind))?;
     let extra = vec![
         ("error_bound", any(py, out.error_bound)?),
         ("leftover_residual", any(py, out.leftover)?),
@@ -265,10 +253,7 @@ macro_rules! per_node_undirected {
         ) -> PyResult<Bound<'py, PyAny>> {
             let g = undirected_view($py, graph)?;
             let rc = run_config(scheduler, params, None, Some($delta(g)), threads)?;
-            let $out = interruptible($py, rc.exec.cancel.as_ref(), || {
-                $run(&rc.sched, &rc.exec, g)
-            })?
-            .map_err(named_error)?;
+            let $out = rc.run($py, |s, e| $run(s, e, g))?;
             let values: Vec<i64> = $out.$field.iter().map(|&x| x as i64).collect();
             let extra: Extra<'py> = $extra;
             answer(
@@ -319,10 +304,7 @@ pub fn mst<'py>(
     let g = undirected_view(py, graph)?;
     // Priority = component degree, one bucket each.
     let rc = run_config(scheduler, params, None, Some(0), threads)?;
-    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
-        named::mst(&rc.sched, &rc.exec, g)
-    })?
-    .map_err(named_error)?;
+    let out = rc.run(py, |s, e| named::mst(s, e, g))?;
     let column = |f: fn(&ordo_algos::mst::Edge) -> u32| -> Vec<i64> {
         out.edges.iter().map(|e| f(e) as i64).collect()
     };
@@ -358,10 +340,7 @@ pub fn tc<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
     let rc = run_config(scheduler, params, None, None, threads)?;
-    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
-        named::tc(&rc.sched, &rc.exec, g)
-    })?
-    .map_err(named_error)?;
+    let out = rc.run(py, |s, e| named::tc(s, e, g))?;
     let extra = vec![("intersections", any(py, out.intersections)?)];
     answer(
         py,

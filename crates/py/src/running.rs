@@ -2,7 +2,8 @@
 //! arguments, the run itself on a worker thread with the GIL released (so Ctrl-C and other
 //! Python threads stay live), and the run report as a dict.
 
-use crate::errors::value_error;
+use crate::errors::{named_error, value_error};
+use ordo_algos::named::NamedRunError;
 use ordo_exec::{default_threads, panic_message, ExecConfig, RunReport, MAX_THREADS};
 use ordo_sched::{SchedulerConfig, Topology};
 use pyo3::exceptions::PyRuntimeError;
@@ -21,6 +22,21 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 pub struct RunConfig {
     pub sched: SchedulerConfig,
     pub exec: ExecConfig,
+}
+
+impl RunConfig {
+    /// Runs `app` (one of `ordo_algos::named`'s functions with its inputs bound) through
+    /// [`interruptible`], turning its errors into Python exceptions.
+    pub fn run<O: Send>(
+        &self,
+        py: Python<'_>,
+        app: impl FnOnce(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError> + Send,
+    ) -> PyResult<O> {
+        interruptible(py, self.exec.cancel.as_ref(), || {
+            app(&self.sched, &self.exec)
+        })?
+        .map_err(named_error)
+    }
 }
 
 /// The scheduler `name` with `params` (values as their `str()`), and `delta` when given, else

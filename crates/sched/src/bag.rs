@@ -28,6 +28,8 @@ pub enum Order {
 struct Slot<T> {
     push: Option<Box<Chunk<T>>>,
     pop: Option<Box<Chunk<T>>>,
+    /// On this worker's list of bags to flush (see [`Bag::enlist`]); cleared by a flush.
+    listed: bool,
 }
 
 pub struct Bag<T> {
@@ -100,6 +102,7 @@ impl<T: Copy + Send> Bag<T> {
                     UnsafeCell::new(Slot {
                         push: None,
                         pop: None,
+                        listed: false,
                     })
                 })
                 .collect(),
@@ -115,6 +118,15 @@ impl<T: Copy + Send> Bag<T> {
         // SAFETY: only the worker holding handle `worker` calls this (with its own
         // `BagWorker`), so this is the only live reference to the slot (see `unsafe impl Sync`).
         self.slots[worker].with_mut(|s| f(unsafe { &mut *s }))
+    }
+
+    /// Marks the bag as on `w`'s list of bags to flush; true if it was not yet. A scheduler
+    /// with many bags (obim) calls it when its pushes move to this bag and lists the bag on
+    /// true, so its flush visits each bag that may hold a partly filled chunk of its own once,
+    /// and never the others.
+    #[inline]
+    pub fn enlist(&self, w: &BagWorker<T>) -> bool {
+        self.with_slot(w.worker, |slot| !std::mem::replace(&mut slot.listed, true))
     }
 
     #[inline]
@@ -244,9 +256,12 @@ impl<T: Copy + Send> Bag<T> {
 
     /// Makes `w`'s partly filled push chunk visible to other workers.
     pub fn flush(&self, w: &mut BagWorker<T>) {
-        let chunk = self.with_slot(w.worker, |slot| match &slot.push {
-            Some(c) if !c.is_empty() => slot.push.take(),
-            _ => None,
+        let chunk = self.with_slot(w.worker, |slot| {
+            slot.listed = false;
+            match &slot.push {
+                Some(c) if !c.is_empty() => slot.push.take(),
+                _ => None,
+            }
         });
         if let Some(c) = chunk {
             self.publish(w, c);

@@ -215,8 +215,9 @@ pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     cur: Option<(L::Level, *const Bag<T>)>,
     /// The bag of the last push (a one-entry cache in front of the local map).
     last_push: Option<(L::Level, *const Bag<T>)>,
-    /// Bags pushed into since the last flush (with repeats): the only ones that can hold a
-    /// partly filled push chunk of this worker, so a flush need not walk every level.
+    /// Bags pushed into since the last flush, each once (`Bag::enlist`): the only ones that
+    /// can hold a partly filled push chunk of this worker, so a flush need not walk every
+    /// level. Listed when pushes move to a bag, so the push fast path does not pay for it.
     unflushed: Vec<*const Bag<T>>,
     /// What this worker last published in `scan_start`.
     published: u64,
@@ -319,6 +320,18 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
         bag
     }
 
+    /// Moves pushes to `level`'s bag: the one-entry cache, and the list of bags to flush.
+    /// Cold and out of line, so the push fast path stays small enough to inline.
+    #[cold]
+    fn switch_push_bag(&mut self, level: L::Level) -> *const Bag<T> {
+        let b = self.find_or_create(level);
+        self.last_push = Some((level, b));
+        if self.bag(b).enlist(&self.w) {
+            self.unflushed.push(b);
+        }
+        b
+    }
+
     #[inline]
     fn publish(&mut self, level: u64) {
         // `level` is `L::hint` of the level, or IDLE.
@@ -414,12 +427,7 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
         let level = self.s.leveling.level(&mut self.level_state, priority);
         let bag = match self.last_push {
             Some((l, b)) if l == level => b,
-            _ => {
-                let b = self.find_or_create(level);
-                self.last_push = Some((level, b));
-                self.unflushed.push(b);
-                b
-            }
+            _ => self.switch_push_bag(level),
         };
         self.bag(bag).push(&mut self.w, task);
         if self.cur.is_none_or(|(l, _)| level < l) {
@@ -448,7 +456,7 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
         }
         bags.clear();
         self.unflushed = bags;
-        // The next push records its bag again.
+        // Flushing cleared the bags' marks: the next push lists its bag again.
         self.last_push = None;
     }
 }
