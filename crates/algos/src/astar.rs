@@ -142,12 +142,15 @@ pub fn run<S: Scheduler<SsspTask>>(
     let report = for_each(sched, [(start, h.estimate(source))], cfg, |task, ctx| {
         let v = task.node;
         let d = task.dist;
+        ctx.task_priority(d.saturating_add(h.estimate(v)));
         if d > dist[v as usize].load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
+            ctx.useless();
             return;
         }
         if v == target || d.saturating_add(h.estimate(v)) >= best.load(Ordering::Relaxed) {
             ctx.count(PRUNED, 1);
+            ctx.useless();
             return;
         }
         ctx.count(EXPANDED, 1);

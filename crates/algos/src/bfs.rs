@@ -57,11 +57,17 @@ pub fn run<S: Scheduler<BfsTask>>(
         node: source,
         level: 0,
     };
+    let oracle = cfg.probes.oracle.as_deref();
     let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
         let v = task.node as usize;
+        ctx.task_priority(task.level as u64);
         if task.level > level[v].load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
+            ctx.useless();
             return;
+        }
+        if oracle.is_some_and(|f| f[v] != task.level as u64) {
+            ctx.useless(); // a level that a shorter path overwrites later
         }
         let next = task.level + 1;
         let mut improved = 0;

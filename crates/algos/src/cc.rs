@@ -71,11 +71,17 @@ pub fn run<S: Scheduler<CcTask>>(
     // label by value, and the final read happens after `for_each` joins the workers. A stale
     // read only makes a task skip (it meets a label that is already smaller) or offer a label
     // that `fetch_min` then refuses.
+    let oracle = cfg.probes.oracle.as_deref();
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
+        ctx.task_priority(task.label as u64);
         if task.label > label[v as usize].load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
+            ctx.useless();
             return;
+        }
+        if oracle.is_some_and(|f| f[v as usize] != task.label as u64) {
+            ctx.useless(); // a label that a smaller one overwrites later
         }
         let mut relabels = 0;
         for &t in g.neighbors(v) {

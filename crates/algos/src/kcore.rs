@@ -98,6 +98,7 @@ pub fn run<S: Scheduler<KcoreTask>>(
     // Without this, relaxed orders ran up to 7x more tasks (1.4M on Slashdot).
     let queued: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(true)).collect();
     let initial = (0..n).map(|v| (KcoreTask { node: v }, g.out_degree(v) as u64));
+    let oracle = cfg.probes.oracle.as_deref();
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
         // The estimates themselves are Relaxed: what must be seen is ordered by the `queued`
@@ -117,9 +118,13 @@ pub fn run<S: Scheduler<KcoreTask>>(
         // fetch_min: another task for v may have lowered it meanwhile; keep the lower.
         if h >= mine || est[v as usize].fetch_min(h, Ordering::Relaxed) <= h {
             ctx.count(UNCHANGED, 1);
+            ctx.useless();
             return;
         }
         ctx.count(LOWERED, 1);
+        if oracle.is_some_and(|f| f[v as usize] != h as u64) {
+            ctx.useless(); // an estimate that a later task lowers again
+        }
         // A neighbour estimated above h may have counted v towards its own h-index. One
         // with a task queued and not started yet needs no second one: that task reads v's
         // new estimate (see `queued`).

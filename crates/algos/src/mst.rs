@@ -170,6 +170,7 @@ pub fn run<S: Scheduler<MstTask>>(
         queued[c as usize].swap(false, Ordering::AcqRel);
         if !forest.is_root(c) {
             ctx.count(STALE, 1);
+            ctx.useless();
             return;
         }
         // The lightest edge leaving c, dropping internal ones as we go.

@@ -143,6 +143,7 @@ pub fn run<S: Scheduler<PrTask>>(
         let mass = r[v as usize].take();
         if mass == 0.0 {
             ctx.count(EMPTY_TAKES, 1);
+            ctx.useless();
             return;
         }
         x[v as usize].add(mass);

@@ -28,6 +28,7 @@ pub const UNREACHABLE: u64 = u64::MAX;
 const STALE: usize = 0;
 const IMPROVED: usize = 1;
 const EDGES: usize = 2;
+const GOOD: usize = 3;
 
 /// "Node `node` was reached at distance `dist`."
 ///
@@ -50,6 +51,10 @@ pub struct SsspStats {
     pub improving_relaxations: u64,
     /// Edges looked at.
     pub edges_scanned: u64,
+    /// Improving relaxations that set a node's final distance (seed 002 §2.2's good work;
+    /// the rest of the improving ones are its bad work, and the edges that improved nothing
+    /// its empty work). Counted only when the run had an oracle ([`ordo_exec::Probes`]).
+    pub good_relaxations: Option<u64>,
 }
 
 pub struct SsspOutput {
@@ -88,11 +93,17 @@ pub fn run<S: Scheduler<SsspTask>>(
         node: source,
         dist: 0,
     };
+    let oracle = cfg.probes.oracle.as_deref();
     let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
         let v = task.node as usize;
+        ctx.task_priority(task.dist);
         if task.dist > dist[v].load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
+            ctx.useless();
             return;
+        }
+        if oracle.is_some_and(|f| f[v] != task.dist) {
+            ctx.useless(); // a label that a shorter path overwrites later
         }
         let (lo, hi) = (offsets[v] as usize, offsets[v + 1] as usize);
         let mut improved = 0;
@@ -106,6 +117,9 @@ pub fn run<S: Scheduler<SsspTask>>(
                 match slot.compare_exchange_weak(cur, nd, Ordering::Relaxed, Ordering::Relaxed) {
                     Ok(_) => {
                         improved += 1;
+                        if oracle.is_some_and(|f| f[t as usize] == nd) {
+                            ctx.count(GOOD, 1);
+                        }
                         ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
                         break;
                     }
@@ -120,6 +134,7 @@ pub fn run<S: Scheduler<SsspTask>>(
         stale_tasks: report.total.app[STALE],
         improving_relaxations: report.total.app[IMPROVED],
         edges_scanned: report.total.app[EDGES],
+        good_relaxations: oracle.map(|_| report.total.app[GOOD]),
     };
     Ok(SsspOutput {
         dist: dist.into_iter().map(AtomicU64::into_inner).collect(),

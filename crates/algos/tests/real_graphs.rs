@@ -98,12 +98,7 @@ fn check_sssp(g: &Graph, src: u32, what: &str, all: bool) {
     for topo in [Topology::detect(), Topology::synthetic(2, 4)] {
         for (sched, max) in schedulers(sssp::default_delta(g), all, false) {
             for threads in [1, 2, 8].into_iter().filter(|&t| t <= max) {
-                let cfg = ExecConfig {
-                    threads,
-                    pin: true,
-                    topology: topo.clone(),
-                    cancel: None,
-                };
+                let cfg = ExecConfig::with_topology(threads, topo.clone());
                 let got = sched
                     .with(threads, &cfg.topology, Sssp { g, src, cfg: &cfg })
                     .unwrap();

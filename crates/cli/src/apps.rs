@@ -4,7 +4,7 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{finish, note, verify_runs, verify_with, write_out};
-use crate::run::run_app;
+use crate::run::{run_app, run_app_labelled};
 use ordo_algos::{astar, bfs, named, sssp};
 use ordo_graph::WeightSpec;
 use serde_json::json;
@@ -77,7 +77,12 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-    let r = run_app(&a.run, Some(delta), |s, cfg| named::sssp(s, cfg, g, src))?;
+    let r = run_app_labelled(
+        &a.run,
+        Some(delta),
+        || sssp::dijkstra(g, src),
+        |s, cfg| named::sssp(s, cfg, g, src),
+    )?;
     let verified = verify_runs(
         &a.run,
         g,
@@ -100,6 +105,11 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
             "stale_tasks": out.stats.stale_tasks,
             "improving_relaxations": out.stats.improving_relaxations,
             "edges_scanned": out.stats.edges_scanned,
+            "work": out.stats.good_relaxations.map(|good| json!({
+                "good": good,
+                "bad": out.stats.improving_relaxations - good,
+                "empty": out.stats.edges_scanned - out.stats.improving_relaxations,
+            })),
             "reached": reached,
             "dist_sum": sum as u64,
             "max_dist": max,
@@ -207,7 +217,12 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let li = load_noted(&a.input)?;
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
-    let r = run_app(&a.run, Some(0), |s, cfg| named::bfs(s, cfg, g, src))?;
+    let r = run_app_labelled(
+        &a.run,
+        Some(0),
+        || widen(&bfs::serial_bfs(g, src)),
+        |s, cfg| named::bfs(s, cfg, g, src),
+    )?;
     let verified = verify_runs(
         &a.run,
         g,
@@ -233,4 +248,9 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
         &["reached", "level_sum", "max_level"],
     );
     Ok(())
+}
+
+/// Labels as the u64s the probes' oracle holds.
+pub fn widen(labels: &[u32]) -> Vec<u64> {
+    labels.iter().map(|&l| l as u64).collect()
 }

@@ -53,6 +53,13 @@ pub struct RunArgs {
     /// Print one JSON object on stdout instead of the text summary
     #[arg(long)]
     pub json: bool,
+    /// Time every scheduler operation and task (TSC cycles) and report where the cycles went:
+    /// good work, useless work, enqueue, dequeue, failed dequeue, other (seed 000 Table 1)
+    #[arg(long)]
+    pub breakdown: bool,
+    /// Record each worker's sampled task priorities over time (seed 002 Fig. 1), in the JSON
+    #[arg(long)]
+    pub trace: bool,
     /// Write `id value` per node to FILE (`inf` where unreachable)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

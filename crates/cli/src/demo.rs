@@ -44,12 +44,7 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
     );
     let mut serial_ms = None;
     for (sched, t) in rows {
-        let cfg = ExecConfig {
-            threads: t,
-            pin: true,
-            topology: Topology::detect(),
-            cancel: None,
-        };
+        let cfg = ExecConfig::with_topology(t, Topology::detect());
         let runs = run_repeated(&sched, &cfg, repeat, |s, cfg| named::sssp(s, cfg, &g, 0))?;
         let ms = runs.median_time().as_secs_f64() * 1e3;
         let ok = runs.results.iter().all(|r| r.dist == expected);

@@ -11,6 +11,7 @@ mod load;
 mod output;
 mod rank;
 mod run;
+mod simulate;
 mod tools;
 mod undirected;
 
@@ -37,6 +38,8 @@ use error::CliError;
   ordo bc email-Enron.txt.gz --sources 1,5,9 --layout input --queues dynamic
   ordo pfp USA-road-d.NY.gr.gz --source 1 --sink 264346 --out cut.txt
   ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
+  ordo sssp USA-road-d.NY.gr.gz --breakdown
+  ordo simulate sssp USA-road-d.NY.gr.gz --scheduler smq --workers 1,16,64,256
   ordo info email-Enron.txt.gz
   ordo convert USA-road-d.NY.gr.gz ny.ordo
   ordo gen kronecker --scale 16 -o kron16.ordo
@@ -81,6 +84,19 @@ enum Command {
 node's side of the minimum cut: `id S` or `id T`."
     )]
     Pfp(flow::PfpArgs),
+    /// Run an application on P logical workers interleaved deterministically on one thread:
+    /// work increase over the exact serial scheduler and rank error, for P beyond this
+    /// machine's cores
+    #[command(after_help = "Examples:
+  ordo simulate sssp USA-road-d.NY.gr.gz --scheduler smq --workers 1,16,64,256
+  ordo simulate bfs soc-Slashdot0902.txt.gz --scheduler obim --param chunk=16 -P 128 --json
+
+The simulation models the order in which tasks are popped and when buffered tasks become
+visible to other workers (chunks, insert buffers, local heaps); it does not model time:
+no contention, cache misses or lock waits. Work increase is tasks executed over the serial
+scheduler's; rank error is how many pending tasks had a better priority than the one popped
+(sampled; sssp, bfs and cc report task priorities).")]
+    Simulate(simulate::SimulateArgs),
     /// Describe a graph file
     Info(tools::InfoArgs),
     /// Convert a graph between formats (e.g. to ordo's fast binary format)
@@ -118,6 +134,7 @@ fn main() {
         Command::Tc(a) => undirected::tc_cmd(a),
         Command::Bc(a) => centrality::bc_cmd(a),
         Command::Pfp(a) => flow::pfp_cmd(a),
+        Command::Simulate(a) => simulate::simulate_cmd(a),
         Command::Info(a) => tools::info_cmd(a),
         Command::Convert(a) => tools::convert_cmd(a),
         Command::Gen(a) => tools::gen_cmd(a),

@@ -4,7 +4,9 @@
 use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::LoadedInput;
-use crate::run::{params_json, stats_json, write_values, AppRun, Runs};
+use crate::run::{
+    breakdown_json, median_report, params_json, stats_json, trace_json, write_values, AppRun, Runs,
+};
 use ordo_graph::Graph;
 use serde_json::json;
 
@@ -83,7 +85,8 @@ pub fn finish_runs<O>(
 /// The JSON fields about the run every application reports.
 fn run_fields<R>(threads: usize, runs: &Runs<R>, check: &Verification) -> serde_json::Value {
     let median = runs.median_time();
-    json!({
+    let r = median_report(&runs.reports, median);
+    let mut j = json!({
         "threads": threads,
         "time_s": median.as_secs_f64(),
         "times_s": runs.reports.iter().map(|r| r.time.as_secs_f64()).collect::<Vec<_>>(),
@@ -91,7 +94,14 @@ fn run_fields<R>(threads: usize, runs: &Runs<R>, check: &Verification) -> serde_
         "oracle_s": check.oracle_s,
         "vs_oracle": check.oracle_s.map(|o| o / median.as_secs_f64().max(1e-9)),
         "stats": stats_json(&runs.reports, median),
-    })
+    });
+    if let Some(b) = &r.breakdown {
+        j["breakdown"] = breakdown_json(b);
+    }
+    if !r.traces.is_empty() {
+        j["trace"] = trace_json(r);
+    }
+    j
 }
 
 /// The outcome of checking a run against its serial oracle, and what the oracle cost: the
@@ -222,6 +232,21 @@ fn print_summary(j: &serde_json::Value, results: &[&str]) {
     );
     let parts: Vec<String> = results.iter().map(|k| format!("{k} {}", s(k))).collect();
     println!("  {}", parts.join("  "));
+    if let Some(b) = j["breakdown"].as_object() {
+        let pct = |k: &str| b[k].as_f64().unwrap_or(0.0) * 100.0;
+        println!(
+            "  cycles: gwork {:.1}%  uwork {:.1}%  enq {:.1}%  deq {:.1}%  fdeq {:.1}%  other \
+             {:.1}%  ({:.0} per enq, {:.0} per deq)",
+            pct("gwork"),
+            pct("uwork"),
+            pct("enq"),
+            pct("deq"),
+            pct("fdeq"),
+            pct("other"),
+            b["cycles_per_enq"].as_f64().unwrap_or(0.0),
+            b["cycles_per_deq"].as_f64().unwrap_or(0.0),
+        );
+    }
     match (
         &j["verified"],
         j["oracle_s"].as_f64(),

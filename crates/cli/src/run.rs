@@ -5,7 +5,9 @@ use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
 use ordo_algos::named::NamedRunError;
 use ordo_algos::{astar, bfs, cc, kcore, mst, pagerank, sssp, tc};
-use ordo_exec::{default_threads, ExecConfig, ExecError, RunReport, MAX_THREADS};
+use ordo_exec::{
+    default_threads, Breakdown, ExecConfig, ExecError, Probes, RunReport, MAX_THREADS,
+};
 use ordo_graph::Graph;
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use std::time::Duration;
@@ -42,10 +44,14 @@ pub fn exec_config_threads(a: &RunArgs, max_workers: Option<usize>) -> CliResult
         )));
     }
     Ok(ExecConfig {
-        threads,
         pin: !a.no_pin,
-        topology,
         cancel: Some(crate::interrupt::cancel_flag()),
+        probes: Probes {
+            breakdown: a.breakdown,
+            trace: a.trace,
+            oracle: None,
+        },
+        ..ExecConfig::with_topology(threads, topology)
     })
 }
 
@@ -156,6 +162,24 @@ pub fn run_app<O: AppOutput>(
     Ok(AppRun { sched, cfg, runs })
 }
 
+/// [`run_app`] for an application whose answer is one label per node: with `--breakdown`,
+/// the serial oracle's `labels` are computed first (untimed) so that tasks can tell good work
+/// from work that later proves useless.
+pub fn run_app_labelled<O: AppOutput>(
+    a: &RunArgs,
+    delta: Option<u32>,
+    labels: impl FnOnce() -> Vec<u64>,
+    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
+) -> CliResult<AppRun<O>> {
+    let sched = scheduler_config(a, delta)?;
+    let mut cfg = exec_config(a, &sched)?;
+    if a.breakdown {
+        cfg.probes.oracle = Some(labels().into());
+    }
+    let runs = run_repeated(&sched, &cfg, a.repeat, once)?;
+    Ok(AppRun { sched, cfg, runs })
+}
+
 /// Runs an application `repeat` times on fresh schedulers built from `sched`.
 pub fn run_repeated<O: AppOutput>(
     sched: &SchedulerConfig,
@@ -199,12 +223,16 @@ pub fn params_json(sched: &SchedulerConfig) -> serde_json::Value {
     serde_json::Value::Object(m)
 }
 
-pub fn stats_json(reports: &[RunReport], median: Duration) -> serde_json::Value {
-    // Report the counts of the run whose time is the median.
-    let r = reports
+/// The run whose time is the median (its counts are the ones reported).
+pub fn median_report(reports: &[RunReport], median: Duration) -> &RunReport {
+    reports
         .iter()
         .find(|r| r.time == median)
-        .unwrap_or(&reports[0]);
+        .unwrap_or(&reports[0])
+}
+
+pub fn stats_json(reports: &[RunReport], median: Duration) -> serde_json::Value {
+    let r = median_report(reports, median);
     let mut sched = serde_json::Map::new();
     for (k, v) in &r.scheduler.0 {
         sched.insert(k.to_string(), (*v).into());
@@ -229,4 +257,35 @@ pub fn stats_json(reports: &[RunReport], median: Duration) -> serde_json::Value 
         "scheduler": sched,
         "events": events,
     })
+}
+
+/// The `breakdown` object: each category's fraction of the cycles (summing to 1), the cycles
+/// per enqueue and per dequeue, and the raw counts behind them.
+pub fn breakdown_json(b: &Breakdown) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    for (k, f) in b.fractions() {
+        m.insert(k.into(), f.into());
+    }
+    m.insert("cycles_per_enq".into(), b.cycles_per_enq().into());
+    m.insert("cycles_per_deq".into(), b.cycles_per_deq().into());
+    m.insert("cycles".into(), b.total().into());
+    m.insert("enqs".into(), b.enqs.into());
+    m.insert("deqs".into(), b.deqs.into());
+    m.insert("fdeqs".into(), b.fdeqs.into());
+    m.insert("clock".into(), ordo_exec::probe::CLOCK.into());
+    serde_json::Value::Object(m)
+}
+
+/// The `trace` array: per worker, sampled `[seconds, priority]` pairs.
+pub fn trace_json(r: &RunReport) -> serde_json::Value {
+    r.traces
+        .iter()
+        .map(|t| {
+            t.samples
+                .iter()
+                .map(|&(ns, p)| serde_json::json!([ns as f64 * 1e-9, p]))
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>()
+        .into()
 }

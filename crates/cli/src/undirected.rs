@@ -1,11 +1,12 @@
 //! `ordo cc`, `ordo kcore`, `ordo tc` and `ordo mst`: applications on the undirected simple view of the
 //! input (both directions of every arc, no self-loops, no parallel arcs).
 
+use crate::apps::widen;
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{finish, verify_runs, verify_with, write_out};
-use crate::run::run_app;
+use crate::run::{run_app, run_app_labelled};
 use ordo_algos::{cc, kcore, mst, named, tc};
 use ordo_graph::Graph;
 use serde_json::json;
@@ -40,9 +41,12 @@ fn undirected_input_with(
 pub fn cc_cmd(a: &UndirectedArgs) -> CliResult {
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let r = run_app(&a.run, Some(cc::default_delta(g)), |s, cfg| {
-        named::cc(s, cfg, g)
-    })?;
+    let r = run_app_labelled(
+        &a.run,
+        Some(cc::default_delta(g)),
+        || widen(&cc::serial_cc(g)),
+        |s, cfg| named::cc(s, cfg, g),
+    )?;
     let verified = verify_runs(
         &a.run,
         g,
@@ -75,9 +79,12 @@ pub fn cc_cmd(a: &UndirectedArgs) -> CliResult {
 pub fn kcore_cmd(a: &UndirectedArgs) -> CliResult {
     let (li, g, prep_s) = undirected_input(a)?;
     let g = &g;
-    let r = run_app(&a.run, Some(kcore::default_delta(g)), |s, cfg| {
-        named::kcore(s, cfg, g)
-    })?;
+    let r = run_app_labelled(
+        &a.run,
+        Some(kcore::default_delta(g)),
+        || widen(&kcore::serial_kcore(g)),
+        |s, cfg| named::kcore(s, cfg, g),
+    )?;
     let verified = verify_runs(
         &a.run,
         g,

@@ -1,6 +1,7 @@
 //! `for_each`: run an operator over a dynamic set of prioritized tasks on a pool of workers.
 
 use crate::pin::pin_current_thread;
+use crate::probe::{ticks, Breakdown, Probes, TaskProbe, WorkerProbe};
 use crate::stats::{RunReport, ThreadStats};
 use crate::termination::{Credit, Termination};
 use ordo_sched::{Handle, Scheduler, Task, Topology};
@@ -18,6 +19,12 @@ pub struct ExecConfig {
     pub topology: Topology,
     /// Set from outside (e.g. on Ctrl-C) to stop the run early.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Instrumentation (off by default, and then free).
+    pub probes: Probes,
+    /// Run the `threads` workers as logical workers interleaved deterministically on the
+    /// calling thread (the simulation executor, `src/simulate.rs`), to measure work increase
+    /// and rank error at worker counts this machine does not have.
+    pub simulate: bool,
 }
 
 /// The most worker threads a front end lets a run ask for.
@@ -35,12 +42,20 @@ pub fn default_threads(max_workers: Option<usize>) -> usize {
 }
 
 impl ExecConfig {
+    /// `threads` pinned workers on this machine's topology, uninstrumented.
     pub fn new(threads: usize) -> Self {
+        Self::with_topology(threads, Topology::detect())
+    }
+
+    /// `threads` pinned workers on `topology`, uninstrumented.
+    pub fn with_topology(threads: usize, topology: Topology) -> Self {
         ExecConfig {
             threads,
             pin: true,
-            topology: Topology::detect(),
+            topology,
             cancel: None,
+            probes: Probes::default(),
+            simulate: false,
         }
     }
 }
@@ -52,18 +67,23 @@ pub enum ExecError {
     OperatorPanicked { worker: usize, message: String },
     #[error("the run was cancelled after {} tasks", .0.total.tasks)]
     Cancelled(Box<RunReport>),
+    #[error("{0}")]
+    Stuck(String),
     #[error("scheduler built for {scheduler} workers but {requested} threads requested")]
     WorkerMismatch { scheduler: usize, requested: usize },
 }
 
 /// A worker's access to the run from inside the operator.
 pub struct Context<'a, T, H> {
-    handle: &'a mut H,
-    credit: &'a mut Credit,
-    term: &'a Termination,
-    stats: &'a mut ThreadStats,
-    worker: usize,
-    _task: std::marker::PhantomData<fn(T)>,
+    pub(crate) handle: &'a mut H,
+    pub(crate) credit: &'a mut Credit,
+    pub(crate) term: &'a Termination,
+    pub(crate) stats: &'a mut ThreadStats,
+    pub(crate) worker: usize,
+    /// Present only in an instrumented run; the uninstrumented loop passes a literal `None`
+    /// so that the branches on it vanish from the inlined operator.
+    pub(crate) probe: Option<&'a mut TaskProbe>,
+    pub(crate) _task: std::marker::PhantomData<fn(T)>,
 }
 
 impl<T, H: Handle<T>> Context<'_, T, H> {
@@ -72,7 +92,14 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
     pub fn push(&mut self, task: T, priority: u64) {
         self.term.on_push(self.credit);
         self.stats.pushes += 1;
-        self.handle.push(task, priority);
+        match self.probe.as_deref_mut() {
+            None => self.handle.push(task, priority),
+            Some(p) => {
+                let t0 = ticks();
+                self.handle.push(task, priority);
+                p.note_push(t0, priority);
+            }
+        }
     }
 
     /// Schedules a new task that works on `owner` (a node id): owner-computes schedulers
@@ -81,7 +108,32 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
     pub fn push_owned(&mut self, task: T, priority: u64, owner: u64) {
         self.term.on_push(self.credit);
         self.stats.pushes += 1;
-        self.handle.push_owned(task, priority, owner);
+        match self.probe.as_deref_mut() {
+            None => self.handle.push_owned(task, priority, owner),
+            Some(p) => {
+                let t0 = ticks();
+                self.handle.push_owned(task, priority, owner);
+                p.note_push(t0, priority);
+            }
+        }
+    }
+
+    /// Marks the running task's work as useless for the cycle breakdown: a stale task, or
+    /// (given [`Probes::oracle`]) a label that is not final. Free when probes are off.
+    #[inline]
+    pub fn useless(&mut self) {
+        if let Some(p) = self.probe.as_deref_mut() {
+            p.useless = true;
+        }
+    }
+
+    /// Tells the probes the priority the running task was pushed with, for traces and rank
+    /// error. Free when probes are off.
+    #[inline]
+    pub fn task_priority(&mut self, priority: u64) {
+        if let Some(p) = self.probe.as_deref_mut() {
+            p.priority = Some(priority);
+        }
     }
 
     /// Adds `n` to application counter `i` (< [`crate::APP_COUNTERS`]).
@@ -137,13 +189,11 @@ where
             requested: threads,
         });
     }
-    // Deal the initial tasks round-robin; worker w pushes its own share.
-    let mut shares: Vec<Vec<(T, u64)>> = vec![Vec::new(); threads];
-    let mut count = 0u64;
-    for (i, t) in initial.into_iter().enumerate() {
-        shares[i % threads].push(t);
-        count += 1;
+    if cfg.simulate {
+        return crate::simulate::run(sched, initial, cfg, op);
     }
+    let shares = deal(initial, threads);
+    let count = shares.iter().map(|s| s.len() as u64).sum();
     let term = Termination::new(count);
     let stop = AtomicBool::new(false);
     let failure = FirstPanic::default();
@@ -151,9 +201,10 @@ where
     let cpus = cfg.topology.num_cpus();
     let pin = cfg.pin && threads <= cpus;
     let oversubscribed = threads > cores();
+    let probed = cfg.probes.any();
     let start = Instant::now();
 
-    let per_thread: Vec<ThreadStats> = std::thread::scope(|scope| {
+    let per_thread: Vec<(ThreadStats, WorkerProbe)> = std::thread::scope(|scope| {
         let workers: Vec<_> = shares
             .into_iter()
             .enumerate()
@@ -165,20 +216,23 @@ where
                         pin_current_thread(cpu);
                     }
                     let mut stats = ThreadStats::default();
+                    let mut probe = WorkerProbe::default();
                     let run = catch_unwind(AssertUnwindSafe(|| {
                         let env = WorkerEnv {
                             term,
                             stop,
                             cancel: cancel.as_deref(),
                             oversubscribed,
+                            trace: cfg.probes.trace,
+                            start,
                         };
-                        worker_loop(sched, w, share, &env, op, &mut stats)
+                        worker_loop(sched, w, share, &env, op, &mut stats, &mut probe, probed)
                     }));
                     if let Err(payload) = run {
                         stop.store(true, Ordering::Relaxed);
                         failure.record(w, payload.as_ref());
                     }
-                    stats
+                    (stats, probe)
                 })
             })
             .collect();
@@ -190,10 +244,11 @@ where
     let time = start.elapsed();
 
     failure.into_result()?;
+    let (per_thread, probes): (Vec<ThreadStats>, Vec<WorkerProbe>) = per_thread.into_iter().unzip();
     let report = RunReport {
         scheduler: sched.counters(),
         events: sched.events(),
-        ..RunReport::from_threads(time, per_thread)
+        ..RunReport::from_threads(time, per_thread).with_probes(&cfg.probes, probes)
     };
     if !term.is_terminated() {
         return Err(ExecError::Cancelled(Box::new(report)));
@@ -201,11 +256,25 @@ where
     Ok(report)
 }
 
+/// Deals the initial tasks round-robin; worker `w` pushes its own share.
+pub(crate) fn deal<T, I: IntoIterator<Item = (T, u64)>>(
+    initial: I,
+    threads: usize,
+) -> Vec<Vec<(T, u64)>> {
+    let mut shares: Vec<Vec<(T, u64)>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, t) in initial.into_iter().enumerate() {
+        shares[i % threads].push(t);
+    }
+    shares
+}
+
 struct WorkerEnv<'a> {
     term: &'a Termination,
     stop: &'a AtomicBool,
     cancel: Option<&'a AtomicBool>,
     oversubscribed: bool,
+    trace: bool,
+    start: Instant,
 }
 
 impl WorkerEnv<'_> {
@@ -215,6 +284,12 @@ impl WorkerEnv<'_> {
     }
 }
 
+/// One worker's loop. `probed` is a run-time flag, not a const parameter: the operator must
+/// have one call site per instantiation for LLVM to inline it into the loop, and a second,
+/// instrumented copy of the loop made SSSP run 19% more instructions with probes off (the
+/// operator was no longer inlined). The flag costs a few predictable branches per task
+/// (measured in `src/README.md`, "Instrumentation").
+#[allow(clippy::too_many_arguments)]
 fn worker_loop<'s, T, S, F>(
     sched: &'s S,
     w: usize,
@@ -222,11 +297,14 @@ fn worker_loop<'s, T, S, F>(
     env: &WorkerEnv<'_>,
     op: &F,
     stats: &mut ThreadStats,
+    probe: &mut WorkerProbe,
+    probed: bool,
 ) where
     T: Task,
     S: Scheduler<T>,
     F: Fn(T, &mut Context<'_, T, S::Handle<'s>>) + Sync,
 {
+    let loop_start = if probed { ticks() } else { 0 };
     let term = env.term;
     let mut handle = sched.handle(w);
     let mut credit = Credit::preassigned(share.len() as u64);
@@ -235,24 +313,35 @@ fn worker_loop<'s, T, S, F>(
         stats.pushes += 1;
         handle.push(t, p);
     }
+    let mut task_probe = TaskProbe::default();
     let mut idle_rounds: u32 = 0;
     loop {
+        let t0 = if probed { ticks() } else { 0 };
         if let Some(task) = handle.pop() {
             idle_rounds = 0;
             stats.pops += 1;
-            let mut ctx = Context {
+            let t1 = if probed { ticks() } else { 0 };
+            if probed {
+                task_probe.reset();
+            }
+            let task_probe_ref = if probed { Some(&mut task_probe) } else { None };
+            let ctx = Context {
                 handle: &mut handle,
                 credit: &mut credit,
                 term,
                 stats,
                 worker: w,
+                probe: task_probe_ref,
                 _task: std::marker::PhantomData,
             };
-            op(task, &mut ctx);
+            run_task(op, task, ctx);
+            if probed {
+                account_task(probe, &task_probe, t0, t1, env);
+            }
             stats.tasks += 1;
             term.on_done(&mut credit);
             if stats.tasks.is_multiple_of(256) && env.should_stop() {
-                return;
+                break;
             }
             continue;
         }
@@ -260,11 +349,61 @@ fn worker_loop<'s, T, S, F>(
         handle.flush();
         term.release(&mut credit);
         if term.is_terminated() || env.should_stop() {
-            return;
+            if probed {
+                account_failed_pop(&mut probe.breakdown, t0);
+            }
+            break;
         }
         idle_rounds = idle_rounds.saturating_add(1);
         back_off(idle_rounds, env.oversubscribed);
+        if probed {
+            account_failed_pop(&mut probe.breakdown, t0);
+        }
     }
+    if probed {
+        let b = &mut probe.breakdown;
+        b.other = ticks()
+            .wrapping_sub(loop_start)
+            .saturating_sub(b.gwork + b.uwork + b.enq + b.deq + b.fdeq);
+    }
+}
+
+/// Runs the operator on one task: the threaded loop and the simulation share it.
+#[inline(always)]
+pub(crate) fn run_task<T, H, F>(op: &F, task: T, mut ctx: Context<'_, T, H>)
+where
+    H: Handle<T>,
+    F: Fn(T, &mut Context<'_, T, H>),
+{
+    op(task, &mut ctx);
+}
+
+/// Accounts a task popped at `t0`..`t1` whose operator just returned.
+#[inline]
+fn account_task(probe: &mut WorkerProbe, task: &TaskProbe, t0: u64, t1: u64, env: &WorkerEnv) {
+    let t2 = ticks();
+    let b: &mut Breakdown = &mut probe.breakdown;
+    b.deq += t1.wrapping_sub(t0);
+    b.deqs += 1;
+    b.enq += task.enq;
+    b.enqs += task.enqs;
+    let work = t2.wrapping_sub(t1).saturating_sub(task.enq);
+    if task.useless {
+        b.uwork += work;
+    } else {
+        b.gwork += work;
+    }
+    if env.trace {
+        if let Some(p) = task.priority {
+            probe.trace.offer(env.start.elapsed().as_nanos() as u64, p);
+        }
+    }
+}
+
+#[inline]
+fn account_failed_pop(b: &mut Breakdown, t0: u64) {
+    b.fdeq += ticks().wrapping_sub(t0);
+    b.fdeqs += 1;
 }
 
 /// Idle waiting: spin briefly, then yield; when there are more workers than cores, sleep a

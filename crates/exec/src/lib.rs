@@ -4,6 +4,8 @@
 
 mod for_each;
 mod pin;
+pub mod probe;
+pub mod simulate;
 mod stats;
 pub mod termination;
 
@@ -12,4 +14,6 @@ pub use for_each::{
     MAX_THREADS,
 };
 pub use pin::pin_current_thread;
+pub use probe::{Breakdown, Probes, Trace};
+pub use simulate::Simulation;
 pub use stats::{RunReport, ThreadStats, APP_COUNTERS};

@@ -1,6 +1,8 @@
 //! Per-thread statistics, kept in the worker's own stack frame on the hot path (passed `&mut`)
 //! and merged into one [`RunReport`] at the end.
 
+use crate::probe::{Breakdown, Probes, Trace, WorkerProbe};
+use crate::simulate::Simulation;
 use ordo_sched::{Counters, Event};
 use std::time::Duration;
 
@@ -44,6 +46,12 @@ pub struct RunReport {
     pub scheduler: Counters,
     /// What the scheduler decided during the run (PMOD: lmf changes).
     pub events: Vec<Event>,
+    /// The cycle breakdown summed over workers, when [`Probes::breakdown`] was on.
+    pub breakdown: Option<Breakdown>,
+    /// Each worker's sampled priorities over time, when [`Probes::trace`] was on.
+    pub traces: Vec<Trace>,
+    /// What the simulation executor measured, when the run was simulated.
+    pub simulation: Option<Simulation>,
 }
 
 impl RunReport {
@@ -62,6 +70,21 @@ impl RunReport {
         }
     }
 
+    /// Adds the workers' probe measurements that `probes` asked for.
+    pub fn with_probes(mut self, probes: &Probes, workers: Vec<WorkerProbe>) -> Self {
+        if probes.breakdown {
+            let mut total = Breakdown::default();
+            for w in &workers {
+                total.merge(&w.breakdown);
+            }
+            self.breakdown = Some(total);
+        }
+        if probes.trace {
+            self.traces = workers.into_iter().map(|w| w.trace).collect();
+        }
+        self
+    }
+
     /// Adds a later run of the same job (a round of it): times, counts and events accumulate.
     pub fn absorb(&mut self, r: RunReport) {
         self.threads = r.threads;
@@ -78,5 +101,18 @@ impl RunReport {
             self.scheduler.add(k, v);
         }
         self.events.extend(r.events);
+        if let Some(b) = r.breakdown {
+            self.breakdown
+                .get_or_insert_with(Breakdown::default)
+                .merge(&b);
+        }
+        if self.traces.is_empty() {
+            self.traces = r.traces;
+        }
+        match (&mut self.simulation, r.simulation) {
+            (Some(a), Some(b)) => a.absorb(b),
+            (a @ None, b) => *a = b,
+            _ => {}
+        }
     }
 }

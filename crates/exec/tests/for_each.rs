@@ -37,12 +37,7 @@ impl SchedulerVisitor<u64> for Tree<'_> {
 }
 
 fn exec(threads: usize, topo: Topology) -> ExecConfig {
-    ExecConfig {
-        threads,
-        pin: true,
-        topology: topo,
-        cancel: None,
-    }
+    ExecConfig::with_topology(threads, topo)
 }
 
 #[test]

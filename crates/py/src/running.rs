@@ -83,10 +83,8 @@ pub fn exec_config(threads: Option<i64>, max_workers: Option<usize>) -> PyResult
         None => default_threads(max_workers),
     };
     Ok(ExecConfig {
-        threads,
-        pin: true,
-        topology: topology().clone(),
         cancel: Some(Arc::new(AtomicBool::new(false))),
+        ..ExecConfig::with_topology(threads, topology().clone())
     })
 }
 

@@ -1,0 +1,245 @@
+//! The simulation executor: `P` logical workers interleaved deterministically on the calling
+//! thread, over the real scheduler code, to measure what relaxation costs in *work* at worker
+//! counts a small machine does not have (DESIGN.md, "Measurement").
+//!
+//! # What it models
+//!
+//! Each round, workers `0..P` take one step in turn: a worker pops from its own handle and
+//! runs the operator on the task (its pushes go through its own handle), or, finding nothing,
+//! flushes its buffers, exactly as the threaded loop does. So the simulation reproduces the
+//! scheduler's *ordering and visibility*: tasks buffered in a worker's chunk (obim, PMOD) or
+//! insert buffer (MultiQueue batching) stay invisible to the others until pushed out, each
+//! worker's local heap (SMQ, RELD) serves its owner first, the randomized choices follow the
+//! schedulers' own per-worker generators, and P tasks are "in flight" per round, as with P
+//! threads running in lockstep. Runs are deterministic: the same inputs give the same counts.
+//!
+//! # What it does not model
+//!
+//! Time. There is no contention, no cache miss, no lock wait, and no difference in speed
+//! between operations or workers: every step takes one unit. Tasks that a real run would
+//! process concurrently with a *partial* update of another (torn interleavings inside an
+//! operator) do not happen, since each operator call runs to completion. So it measures work
+//! increase and rank error, never speedup.
+//!
+//! # Rank error
+//!
+//! The operator tells the executor each task's priority ([`Context::task_priority`]); the
+//! simulation keeps the multiset of pending priorities and, for sampled pops, records the
+//! *rank error*: how many pending tasks had a strictly smaller (better) priority than the one
+//! popped. The exact serial scheduler has rank error 0 everywhere.
+//!
+//! [`Context::task_priority`]: crate::Context::task_priority
+
+use crate::for_each::{deal, run_task, Context, ExecConfig, ExecError};
+use crate::probe::{TaskProbe, Trace};
+use crate::stats::{RunReport, ThreadStats};
+use crate::termination::{Credit, Termination};
+use ordo_sched::{Handle, Scheduler, Task};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Consecutive rounds in which every worker fails to pop, with tasks still outstanding, after
+/// which the scheduler is declared stuck (a lost or permanently invisible task).
+const STUCK_ROUNDS: u64 = 1024;
+
+/// What a simulated run measured.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Simulation {
+    /// Logical workers.
+    pub workers: usize,
+    /// Rounds (each worker takes one step per round).
+    pub rounds: u64,
+    /// Pops whose priority the operator reported (the population the ranks sample).
+    pub ranked_pops: u64,
+    /// Sampled `(pop index, rank error)`, evenly spaced over the run.
+    pub ranks: Trace,
+}
+
+/// Summary statistics of the sampled rank errors.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RankSummary {
+    pub samples: usize,
+    pub mean: f64,
+    pub p50: u64,
+    pub p90: u64,
+    pub p99: u64,
+    pub max: u64,
+}
+
+impl Simulation {
+    /// Mean and percentiles of the sampled rank errors (`None` when no priority was reported).
+    pub fn rank_summary(&self) -> Option<RankSummary> {
+        let mut r: Vec<u64> = self.ranks.samples.iter().map(|&(_, r)| r).collect();
+        if r.is_empty() {
+            return None;
+        }
+        r.sort_unstable();
+        let at = |q: f64| r[((r.len() - 1) as f64 * q).round() as usize];
+        Some(RankSummary {
+            samples: r.len(),
+            mean: r.iter().map(|&x| x as f64).sum::<f64>() / r.len() as f64,
+            p50: at(0.5),
+            p90: at(0.9),
+            p99: at(0.99),
+            max: r[r.len() - 1],
+        })
+    }
+
+    /// Adds a later round of the same job.
+    pub fn absorb(&mut self, o: Simulation) {
+        self.rounds += o.rounds;
+        self.ranked_pops += o.ranked_pops;
+        for (i, r) in o.ranks.samples {
+            self.ranks.samples.push((i, r));
+        }
+    }
+}
+
+/// The pending tasks' priorities, as counts per priority.
+#[derive(Default)]
+struct Pending(BTreeMap<u64, u64>);
+
+impl Pending {
+    fn insert(&mut self, p: u64) {
+        *self.0.entry(p).or_insert(0) += 1;
+    }
+
+    fn remove(&mut self, p: u64) {
+        if let Some(c) = self.0.get_mut(&p) {
+            *c -= 1;
+            if *c == 0 {
+                self.0.remove(&p);
+            }
+        }
+    }
+
+    /// Pending tasks with a priority strictly smaller than `p`. Costs one step per distinct
+    /// smaller priority, which is small exactly when the scheduler is good.
+    fn rank_of(&self, p: u64) -> u64 {
+        self.0.range(..p).map(|(_, c)| c).sum()
+    }
+}
+
+/// Runs `op` on `cfg.threads` logical workers; see the module documentation.
+pub(crate) fn run<'s, T, S, I, F>(
+    sched: &'s S,
+    initial: I,
+    cfg: &ExecConfig,
+    op: F,
+) -> Result<RunReport, ExecError>
+where
+    T: Task,
+    S: Scheduler<T>,
+    I: IntoIterator<Item = (T, u64)>,
+    F: Fn(T, &mut Context<'_, T, S::Handle<'s>>),
+{
+    let p = cfg.threads;
+    let shares = deal(initial, p);
+    let count = shares.iter().map(|s| s.len() as u64).sum();
+    let term = Termination::new(count);
+    let start = Instant::now();
+    let mut stats = vec![ThreadStats::default(); p];
+    let mut credits: Vec<Credit> = Vec::with_capacity(p);
+    let mut handles: Vec<S::Handle<'s>> = Vec::with_capacity(p);
+    let mut pending = Pending::default();
+    for (w, share) in shares.into_iter().enumerate() {
+        let mut h = sched.handle(w);
+        let mut credit = Credit::preassigned(share.len() as u64);
+        for (t, prio) in share {
+            term.on_push(&mut credit);
+            stats[w].pushes += 1;
+            pending.insert(prio);
+            h.push(t, prio);
+        }
+        handles.push(h);
+        credits.push(credit);
+    }
+    let mut sim = Simulation {
+        workers: p,
+        ..Simulation::default()
+    };
+    let mut probe = TaskProbe {
+        pushed: Some(Vec::new()),
+        ..TaskProbe::default()
+    };
+    let mut idle_rounds = 0u64;
+    let mut step = 0u64;
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        while !term.is_terminated() {
+            if cfg
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Ok(false);
+            }
+            let mut progressed = false;
+            for w in 0..p {
+                step += 1;
+                let Some(task) = handles[w].pop() else {
+                    stats[w].empty_pops += 1;
+                    handles[w].flush();
+                    term.release(&mut credits[w]);
+                    continue;
+                };
+                progressed = true;
+                stats[w].pops += 1;
+                probe.reset();
+                let ctx = Context {
+                    handle: &mut handles[w],
+                    credit: &mut credits[w],
+                    term: &term,
+                    stats: &mut stats[w],
+                    worker: w,
+                    probe: Some(&mut probe),
+                    _task: std::marker::PhantomData,
+                };
+                run_task(&op, task, ctx);
+                stats[w].tasks += 1;
+                term.on_done(&mut credits[w]);
+                if let Some(prio) = probe.priority {
+                    let ranks = &mut sim.ranks;
+                    ranks.offer_with(sim.ranked_pops, || pending.rank_of(prio));
+                    sim.ranked_pops += 1;
+                    pending.remove(prio);
+                }
+                for &q in probe.pushed.iter().flatten() {
+                    pending.insert(q);
+                }
+            }
+            sim.rounds += 1;
+            idle_rounds = if progressed { 0 } else { idle_rounds + 1 };
+            if idle_rounds >= STUCK_ROUNDS {
+                return Err(format!(
+                    "simulation stuck: {} tasks outstanding but no worker of {p} found one in \
+                     {STUCK_ROUNDS} rounds (a scheduler lost or hid a task)",
+                    term.outstanding()
+                ));
+            }
+        }
+        Ok(true)
+    }));
+    drop(handles);
+    let done = match outcome {
+        Ok(Ok(done)) => done,
+        Ok(Err(message)) => return Err(ExecError::Stuck(message)),
+        Err(payload) => {
+            return Err(ExecError::OperatorPanicked {
+                worker: (step.saturating_sub(1) % p as u64) as usize,
+                message: crate::panic_message(payload.as_ref()),
+            })
+        }
+    };
+    let report = RunReport {
+        scheduler: sched.counters(),
+        events: sched.events(),
+        simulation: Some(sim),
+        ..RunReport::from_threads(start.elapsed(), stats)
+    };
+    if !done {
+        return Err(ExecError::Cancelled(Box::new(report)));
+    }
+    Ok(report)
+}
