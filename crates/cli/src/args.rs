@@ -24,14 +24,13 @@ pub struct InputArgs {
     pub weights: Option<String>,
 }
 
+/// Which scheduler, configured how, on what topology: shared by the applications and
+/// `ordo simulate`.
 #[derive(Debug, Clone, Args)]
-pub struct RunArgs {
+pub struct SchedArgs {
     /// Scheduler (see `ordo schedulers`)
     #[arg(long, short = 's', default_value = "auto")]
     pub scheduler: String,
-    /// Worker threads [default: all cores]
-    #[arg(long, short = 't')]
-    pub threads: Option<usize>,
     /// Scheduler parameter key=value (repeatable), e.g. --param chunk=32
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
     pub params: Vec<String>,
@@ -41,6 +40,27 @@ pub struct RunArgs {
     /// Machine topology: auto, or PACKAGESxCORES (e.g. 2x4) to simulate sockets
     #[arg(long, default_value = "auto")]
     pub topology: String,
+}
+
+impl SchedArgs {
+    /// The exact serial scheduler on the same topology (a baseline).
+    pub fn serial(&self) -> SchedArgs {
+        SchedArgs {
+            scheduler: "serial".into(),
+            params: vec![],
+            chunk: None,
+            topology: self.topology.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub sched: SchedArgs,
+    /// Worker threads [default: all cores]
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
     /// Do not pin worker threads to cores
     #[arg(long)]
     pub no_pin: bool,

@@ -75,7 +75,7 @@ fn sources_of(a: &BcArgs, li: &LoadedInput) -> CliResult<Vec<u32>> {
 
 pub fn bc_cmd(a: &BcArgs) -> CliResult {
     let r = &a.run;
-    if r.scheduler != "auto" || !r.params.is_empty() || r.chunk.is_some() {
+    if r.sched.scheduler != "auto" || !r.sched.params.is_empty() || r.sched.chunk.is_some() {
         return Err(CliError::usage(
             "bc distributes each BFS level with its own queues (--queues nwq|dynamic, --task); \
              --scheduler, --param and --chunk do not apply",

@@ -43,7 +43,7 @@ pub fn pfp_cmd(a: &PfpArgs) -> CliResult {
     if !g.is_weighted() {
         note("no edge weights: every arc has capacity 1");
     }
-    let sched = scheduler_config(&a.run, Some(pfp::default_delta(g)))?;
+    let sched = scheduler_config(&a.run.sched, Some(pfp::default_delta(g)))?;
     let cfg = exec_config(&a.run, &sched)?;
     let runs = Runs::collect(a.run.repeat, || {
         pfp::run(g, s, t, &sched, &cfg).map_err(|e| match e {

@@ -1,7 +1,7 @@
 //! Running an application with the shared run flags: scheduler by name, repeats, median time,
 //! verification against the serial oracle, JSON or text output, and `--out`.
 
-use crate::args::RunArgs;
+use crate::args::{RunArgs, SchedArgs};
 use crate::error::{CliError, CliResult};
 use ordo_algos::named::NamedRunError;
 use ordo_algos::{astar, bfs, cc, kcore, mst, pagerank, sssp, tc};
@@ -13,7 +13,7 @@ use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use std::time::Duration;
 
 /// The scheduler configuration from `--scheduler`, `--param`, `--chunk` and an app's delta.
-pub fn scheduler_config(a: &RunArgs, delta: Option<u32>) -> CliResult<SchedulerConfig> {
+pub fn scheduler_config(a: &SchedArgs, delta: Option<u32>) -> CliResult<SchedulerConfig> {
     let mut params = Vec::new();
     for p in &a.params {
         params.push(parse_param(p).map_err(CliError::usage)?);
@@ -36,7 +36,7 @@ pub fn exec_config(a: &RunArgs, sched: &SchedulerConfig) -> CliResult<ExecConfig
 
 /// The executor configuration for at most `max_workers` default threads.
 pub fn exec_config_threads(a: &RunArgs, max_workers: Option<usize>) -> CliResult<ExecConfig> {
-    let topology: Topology = a.topology.parse().map_err(CliError::usage)?;
+    let topology: Topology = a.sched.topology.parse().map_err(CliError::usage)?;
     let threads = a.threads.unwrap_or_else(|| default_threads(max_workers));
     if threads == 0 || threads > MAX_THREADS {
         return Err(CliError::usage(format!(
@@ -156,7 +156,7 @@ pub fn run_app<O: AppOutput>(
     delta: Option<u32>,
     once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
 ) -> CliResult<AppRun<O>> {
-    let sched = scheduler_config(a, delta)?;
+    let sched = scheduler_config(&a.sched, delta)?;
     let cfg = exec_config(a, &sched)?;
     let runs = run_repeated(&sched, &cfg, a.repeat, once)?;
     Ok(AppRun { sched, cfg, runs })
@@ -171,7 +171,7 @@ pub fn run_app_labelled<O: AppOutput>(
     labels: impl FnOnce() -> Vec<u64>,
     once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
 ) -> CliResult<AppRun<O>> {
-    let sched = scheduler_config(a, delta)?;
+    let sched = scheduler_config(&a.sched, delta)?;
     let mut cfg = exec_config(a, &sched)?;
     if a.breakdown {
         cfg.probes.oracle = Some(labels().into());

@@ -3,7 +3,7 @@
 //! over the exact serial scheduler and the rank error of the tasks popped.
 
 use crate::apps::ensure_weights;
-use crate::args::{InputArgs, RunArgs};
+use crate::args::{InputArgs, SchedArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{note, sched_json};
@@ -29,18 +29,8 @@ pub struct SimulateArgs {
     /// Logical workers P, or a comma-separated list of them (e.g. 1,16,64,256)
     #[arg(long, short = 'P', value_delimiter = ',', default_value = "64")]
     pub workers: Vec<usize>,
-    /// Scheduler (see `ordo schedulers`)
-    #[arg(long, short = 's', default_value = "auto")]
-    pub scheduler: String,
-    /// Scheduler parameter key=value (repeatable)
-    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
-    /// Chunk size (shorthand for --param chunk=C)
-    #[arg(long, value_name = "C")]
-    pub chunk: Option<usize>,
-    /// Topology the logical workers are laid out on: auto, or PACKAGESxCORES (e.g. 4x16)
-    #[arg(long, default_value = "auto")]
-    pub topology: String,
+    #[command(flatten)]
+    pub sched: SchedArgs,
     /// Source node for sssp and bfs, as the file numbers nodes [default: first node]
     #[arg(long)]
     pub source: Option<u64>,
@@ -161,28 +151,6 @@ fn same<V: PartialEq + Copy + Into<u64>>(got: &[V], expected: &[V]) -> Checked {
     }
 }
 
-/// The run flags `scheduler_config` reads, from `ordo simulate`'s own.
-fn run_args(a: &SimulateArgs, scheduler: &str) -> RunArgs {
-    RunArgs {
-        scheduler: scheduler.into(),
-        threads: None,
-        params: if scheduler == "serial" {
-            vec![]
-        } else {
-            a.params.clone()
-        },
-        chunk: if scheduler == "serial" { None } else { a.chunk },
-        topology: a.topology.clone(),
-        no_pin: true,
-        repeat: 1,
-        no_verify: false,
-        json: a.json,
-        breakdown: false,
-        trace: false,
-        out: None,
-    }
-}
-
 /// Simulates the application at every `--workers` count and at P = 1 under the exact serial
 /// scheduler (the work baseline), checks every result, and prints the table or JSON.
 fn sweep(
@@ -192,9 +160,9 @@ fn sweep(
     delta: Option<u32>,
     once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<(RunReport, Checked), NamedRunError>,
 ) -> CliResult {
-    let topology: Topology = a.topology.parse().map_err(CliError::usage)?;
-    let sched = scheduler_config(&run_args(a, &a.scheduler), delta)?;
-    let serial = scheduler_config(&run_args(a, "serial"), delta)?;
+    let topology: Topology = a.sched.topology.parse().map_err(CliError::usage)?;
+    let sched = scheduler_config(&a.sched, delta)?;
+    let serial = scheduler_config(&a.sched.serial(), delta)?;
     let simulate = |s: &SchedulerConfig, p: usize| -> CliResult<(RunReport, f64)> {
         let cfg = ExecConfig {
             pin: false,
