@@ -2,6 +2,7 @@
 
 mod apps;
 mod args;
+mod bench;
 mod centrality;
 mod demo;
 mod error;
@@ -40,6 +41,7 @@ use error::CliError;
   ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
   ordo sssp USA-road-d.NY.gr.gz --breakdown
   ordo simulate sssp USA-road-d.NY.gr.gz --scheduler smq --workers 1,16,64,256
+  ordo bench seed000-fig6 --quick --out fig6
   ordo info email-Enron.txt.gz
   ordo convert USA-road-d.NY.gr.gz ny.ordo
   ordo gen kronecker --scale 16 -o kron16.ordo
@@ -97,6 +99,18 @@ no contention, cache misses or lock waits. Work increase is tasks executed over 
 scheduler's; rank error is how many pending tasks had a better priority than the one popped
 (sampled; sssp, bfs and cc report task priorities).")]
     Simulate(simulate::SimulateArgs),
+    /// Run an experiment matrix (a preset or a TOML file): every run verified, results in
+    /// results.jsonl and summary.csv, a table, and the figures as SVG
+    #[command(after_help = "Examples:
+  ordo bench --list
+  ordo bench seed000-fig6 --quick --out fig6
+  ordo bench simulate --data ../shared/data --out sim
+  ordo bench my-matrix.toml --dry-run
+
+Runs are child `ordo ... --json` processes; a failed run is kept with its error and makes
+the exit status 1 at the end. Graph names resolve under --data; `amsterdam` is the graph
+embedded in the repository. A graph that is missing is skipped with a note.")]
+    Bench(bench::BenchArgs),
     /// Describe a graph file
     Info(tools::InfoArgs),
     /// Convert a graph between formats (e.g. to ordo's fast binary format)
@@ -135,6 +149,7 @@ fn main() {
         Command::Bc(a) => centrality::bc_cmd(a),
         Command::Pfp(a) => flow::pfp_cmd(a),
         Command::Simulate(a) => simulate::simulate_cmd(a),
+        Command::Bench(a) => bench::bench_cmd(a),
         Command::Info(a) => tools::info_cmd(a),
         Command::Convert(a) => tools::convert_cmd(a),
         Command::Gen(a) => tools::gen_cmd(a),

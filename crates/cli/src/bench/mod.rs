@@ -1,0 +1,215 @@
+//! `ordo bench`: run an experiment matrix from a preset or a TOML file, verify every run,
+//! keep every result, and draw the seeds' figures.
+//!
+//! Each run is a child `ordo` process with `--json` (verification on), so a run that crashes
+//! or fails verification is recorded with its error and the matrix goes on.
+
+mod run;
+pub mod spec;
+mod svg;
+
+use crate::error::{CliError, CliResult};
+use crate::output::note;
+use run::{expand, number, run_all, text, GraphDirs};
+use serde_json::{Map, Value};
+use spec::Spec;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The presets, by name: the seeds' experiments on this machine and the shared graphs.
+pub const PRESETS: [(&str, &str); 7] = [
+    ("seed000-fig5", include_str!("presets/seed000-fig5.toml")),
+    ("seed000-fig6", include_str!("presets/seed000-fig6.toml")),
+    ("seed000-fig7", include_str!("presets/seed000-fig7.toml")),
+    ("seed000-fig8", include_str!("presets/seed000-fig8.toml")),
+    ("seed000-fig11", include_str!("presets/seed000-fig11.toml")),
+    (
+        "seed002-table1",
+        include_str!("presets/seed002-table1.toml"),
+    ),
+    ("simulate", include_str!("presets/simulate.toml")),
+];
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct BenchArgs {
+    /// A preset name (see --list) or a TOML file describing the matrix
+    pub matrix: Option<String>,
+    /// Where results.jsonl, summary.csv and the figures go
+    #[arg(long, default_value = "bench-out")]
+    pub out: PathBuf,
+    /// Smaller graphs, fewer points, one repeat: any preset in a few minutes on 2 cores
+    #[arg(long)]
+    pub quick: bool,
+    /// Folder of the graphs the matrix names [default: $ORDO_DATA, else ../shared/data]
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// List the presets and exit
+    #[arg(long)]
+    pub list: bool,
+    /// Print the runs the matrix expands to, without running them
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+fn load_spec(matrix: &str) -> CliResult<Spec> {
+    let (origin, source) = match PRESETS.iter().find(|(n, _)| *n == matrix) {
+        Some((_, text)) => (format!("preset {matrix}"), text.to_string()),
+        None if Path::new(matrix).is_file() => (
+            matrix.to_string(),
+            std::fs::read_to_string(matrix)
+                .map_err(|e| CliError::input(format!("{matrix}: {e}")))?,
+        ),
+        None => {
+            let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
+            return Err(CliError::usage(format!(
+                "{matrix}: neither a preset ({}) nor a file",
+                names.join(", ")
+            )));
+        }
+    };
+    toml::from_str(&source).map_err(|e| CliError::input(format!("{origin}: {e}")))
+}
+
+pub fn bench_cmd(a: &BenchArgs) -> CliResult {
+    if a.list {
+        for (name, text) in PRESETS {
+            let spec: Spec =
+                toml::from_str(text).map_err(|e| CliError::input(format!("preset {name}: {e}")))?;
+            println!("{name:16} {}", spec.description);
+        }
+        return Ok(());
+    }
+    let Some(matrix) = &a.matrix else {
+        return Err(CliError::usage(
+            "name a preset or a TOML file (ordo bench --list shows the presets)",
+        ));
+    };
+    let spec = load_spec(matrix)?;
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dirs = GraphDirs {
+        data: a
+            .data
+            .clone()
+            .or_else(|| std::env::var_os("ORDO_DATA").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("../shared/data")),
+        embedded: here.join("../../data"),
+    };
+    let (jobs, skipped) = expand(&spec, a.quick, &dirs);
+    for s in &skipped {
+        note(&format!("skipping a graph: {s}"));
+    }
+    if a.dry_run {
+        for j in &jobs {
+            println!("ordo {}", j.args().join(" "));
+        }
+        return Ok(());
+    }
+    if jobs.is_empty() {
+        return Err(CliError::input(format!(
+            "{}: no run left to do (no graph found; set --data)",
+            spec.name
+        )));
+    }
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| CliError::input(format!("{}: {e}", a.out.display())))?;
+    let exe = std::env::current_exe().map_err(|e| CliError::input(format!("ordo itself: {e}")))?;
+    note(&format!(
+        "{}: {} runs{}, results in {}",
+        spec.name,
+        jobs.len(),
+        if a.quick { " (quick)" } else { "" },
+        a.out.display()
+    ));
+    let rows = run_all(&exe, &jobs, &a.out.join("results.jsonl"))?;
+    write_csv(&rows, &a.out.join("summary.csv"))?;
+    print_table(&rows);
+    for fig in &spec.figures {
+        match svg::draw(fig, &rows) {
+            Some(svg) => {
+                let path = a.out.join(format!("{}.svg", fig.file));
+                std::fs::write(&path, svg)
+                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+                println!("figure: {}", path.display());
+            }
+            None => note(&format!("figure {}: no result has its fields", fig.file)),
+        }
+    }
+    let failed: Vec<&Map<String, Value>> =
+        rows.iter().filter(|r| r.contains_key("error")).collect();
+    if !failed.is_empty() {
+        for r in &failed {
+            eprintln!("failed: {}: {}", text(r, "command"), text(r, "error"));
+        }
+        return Err(CliError::input(format!(
+            "{} of {} runs failed (kept in results.jsonl with their error)",
+            failed.len(),
+            rows.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Every field any result has, one row per run.
+fn write_csv(rows: &[Map<String, Value>], path: &Path) -> CliResult {
+    let keys: BTreeSet<&String> = rows.iter().flat_map(|r| r.keys()).collect();
+    let first = [
+        "app",
+        "graph",
+        "scheduler",
+        "param_set",
+        "threads",
+        "time_s",
+        "verified",
+    ];
+    let mut cols: Vec<&str> = first.to_vec();
+    cols.extend(
+        keys.iter()
+            .map(|k| k.as_str())
+            .filter(|k| !first.contains(k)),
+    );
+    let cell = |s: String| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s
+        }
+    };
+    let mut out = cols.join(",") + "\n";
+    for r in rows {
+        let line: Vec<String> = cols.iter().map(|k| cell(text(r, k))).collect();
+        out += &(line.join(",") + "\n");
+    }
+    std::fs::write(path, out).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
+fn print_table(rows: &[Map<String, Value>]) {
+    println!(
+        "{:<9} {:<26} {:<10} {:<16} {:>5} {:>10} {:>9} {:>9}  verified",
+        "app", "graph", "scheduler", "params", "t/P", "time ms", "vs serial", "work+"
+    );
+    for r in rows {
+        let f = |k: &str, scale: f64, prec: usize| {
+            number(r, k).map_or("-".to_string(), |v| format!("{:.*}", prec, v * scale))
+        };
+        let verified = match r.get("error") {
+            Some(e) => format!("FAILED: {}", e.as_str().unwrap_or("?")),
+            None => text(r, "verified"),
+        };
+        let threads = match text(r, "threads") {
+            t if t.is_empty() => text(r, "workers"),
+            t => t,
+        };
+        println!(
+            "{:<9} {:<26} {:<10} {:<16} {:>5} {:>10} {:>9} {:>9}  {}",
+            text(r, "app"),
+            text(r, "graph"),
+            text(r, "scheduler"),
+            text(r, "param_set"),
+            threads,
+            f("time_s", 1e3, 2),
+            f("vs_oracle", 1.0, 2),
+            f("work_increase", 1.0, 3),
+            verified
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! Expanding a [`Spec`] into runs, running each as a child `ordo` process with `--json`, and
+//! keeping every result (flattened to `a.b` keys) for the table, the CSV and the figures.
+
+use super::spec::{Spec, Sweep};
+use crate::error::{CliError, CliResult};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Map, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One configuration to run.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub simulate: bool,
+    pub app: String,
+    pub graph: String,
+    pub path: PathBuf,
+    pub scheduler: String,
+    pub threads: Option<usize>,
+    pub params: Vec<String>,
+    pub flags: Vec<String>,
+    pub repeat: u32,
+}
+
+impl Job {
+    /// The `ordo` arguments of this run.
+    pub fn args(&self) -> Vec<String> {
+        let mut a = vec![];
+        if self.simulate {
+            a.push("simulate".to_string());
+        }
+        a.push(self.app.clone());
+        a.push(self.path.to_string_lossy().into_owned());
+        a.extend(["--scheduler".into(), self.scheduler.clone()]);
+        for p in &self.params {
+            a.extend(["--param".into(), p.clone()]);
+        }
+        match (self.simulate, self.threads) {
+            (true, Some(t)) => a.extend(["--workers".into(), t.to_string()]),
+            (false, Some(t)) => a.extend(["--threads".into(), t.to_string()]),
+            _ => {}
+        }
+        if !self.simulate {
+            a.extend(["--repeat".into(), self.repeat.to_string()]);
+        }
+        a.extend(self.flags.iter().cloned());
+        a.push("--json".into());
+        a
+    }
+
+    /// The short description in the progress bar and in errors.
+    pub fn label(&self) -> String {
+        let mut s = format!("{} {} {}", self.app, self.graph, self.scheduler);
+        for p in &self.params {
+            s += &format!(" {p}");
+        }
+        if let Some(t) = self.threads {
+            s += &format!(" {}{t}", if self.simulate { "P=" } else { "t=" });
+        }
+        s
+    }
+}
+
+/// Where graphs named in a spec are found.
+pub struct GraphDirs {
+    pub data: PathBuf,
+    pub embedded: PathBuf,
+}
+
+impl GraphDirs {
+    /// The file behind a graph name, or `None` (with the reason) when it is not here.
+    pub fn resolve(&self, name: &str) -> Result<PathBuf, String> {
+        let p = if name == "amsterdam" {
+            self.embedded.join("osm-amsterdam.gr.gz")
+        } else if Path::new(name).is_absolute() || name.starts_with('.') {
+            PathBuf::from(name)
+        } else {
+            self.data.join(name)
+        };
+        if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!("{}: not found", p.display()))
+        }
+    }
+}
+
+/// Every run of `spec` whose graph exists; the graphs that do not are returned as notes.
+pub fn expand(spec: &Spec, quick: bool, dirs: &GraphDirs) -> (Vec<Job>, Vec<String>) {
+    let mut jobs = vec![];
+    let mut skipped = vec![];
+    for sweep in &spec.sweeps {
+        let s: Sweep = if quick { sweep.quick() } else { sweep.clone() };
+        let threads: Vec<Option<usize>> = if s.threads.is_empty() {
+            vec![None]
+        } else {
+            s.threads.iter().map(|&t| Some(t)).collect()
+        };
+        let params = if s.params.is_empty() {
+            vec![vec![]]
+        } else {
+            s.params.clone()
+        };
+        for graph in &s.graphs {
+            let path = match dirs.resolve(graph) {
+                Ok(p) => p,
+                Err(why) => {
+                    if !skipped.contains(&why) {
+                        skipped.push(why);
+                    }
+                    continue;
+                }
+            };
+            for app in &s.apps {
+                for scheduler in &s.schedulers {
+                    for ps in &params {
+                        for &t in &threads {
+                            jobs.push(Job {
+                                simulate: s.simulate,
+                                app: app.clone(),
+                                graph: graph.clone(),
+                                path: path.clone(),
+                                scheduler: scheduler.clone(),
+                                threads: t,
+                                params: ps.clone(),
+                                flags: s.flags.clone(),
+                                repeat: if quick { 1 } else { spec.repeat },
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (jobs, skipped)
+}
+
+/// Runs every job with `ordo` at `exe`, appending each result to `jsonl` as it comes.
+/// A run that fails (bad input, failed verification) is kept with its `error`.
+pub fn run_all(exe: &Path, jobs: &[Job], jsonl: &Path) -> CliResult<Vec<Map<String, Value>>> {
+    let file = std::fs::File::create(jsonl)
+        .map_err(|e| CliError::input(format!("{}: {e}", jsonl.display())))?;
+    let mut out = std::io::BufWriter::new(file);
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} runs, {elapsed} elapsed, ETA {eta}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut results = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        if crate::interrupt::requested() {
+            bar.abandon();
+            return Err(CliError::interrupted_between(
+                results.len() as u32,
+                jobs.len() as u32,
+            ));
+        }
+        bar.set_message(job.label());
+        let row = run_one(exe, job);
+        writeln!(out, "{}", Value::Object(row.clone()))
+            .and_then(|_| out.flush())
+            .map_err(|e| CliError::input(format!("{}: {e}", jsonl.display())))?;
+        results.push(row);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(results)
+}
+
+/// One run: the job's own fields, then the run's JSON flattened.
+fn run_one(exe: &Path, job: &Job) -> Map<String, Value> {
+    let mut row = Map::new();
+    row.insert("app".into(), job.app.clone().into());
+    row.insert("graph".into(), job.graph.clone().into());
+    row.insert("scheduler".into(), job.scheduler.clone().into());
+    row.insert(
+        "threads".into(),
+        job.threads.map_or(Value::Null, Value::from),
+    );
+    row.insert("param_set".into(), job.params.join(",").into());
+    row.insert("simulate".into(), job.simulate.into());
+    row.insert(
+        "command".into(),
+        format!("ordo {}", job.args().join(" ")).into(),
+    );
+    let output = Command::new(exe).args(job.args()).output();
+    match output {
+        Ok(o) if o.status.success() => match serde_json::from_slice::<Value>(&o.stdout) {
+            Ok(v) => flatten("", &v, &mut row),
+            Err(e) => {
+                row.insert("error".into(), format!("unreadable JSON: {e}").into());
+            }
+        },
+        Ok(o) => {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let line = err.lines().last().unwrap_or("failed").to_string();
+            row.insert("error".into(), line.into());
+        }
+        Err(e) => {
+            row.insert(
+                "error".into(),
+                format!("cannot run {}: {e}", exe.display()).into(),
+            );
+        }
+    }
+    // The job's names win over the run's own (`scheduler` stays as asked, e.g. `auto`).
+    row.insert("scheduler".into(), job.scheduler.clone().into());
+    row.insert("graph".into(), job.graph.clone().into());
+    row
+}
+
+/// Scalars of `v` under dotted keys; arrays (per-run times, traces, points) are left out
+/// except where they are short lists of numbers.
+fn flatten(prefix: &str, v: &Value, row: &mut Map<String, Value>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(&key, x, row);
+            }
+        }
+        Value::Array(_) => {}
+        x => {
+            row.insert(prefix.to_string(), x.clone());
+        }
+    }
+}
+
+/// A numeric view of a result field (numbers, and strings holding numbers such as
+/// `params.chunk`).
+pub fn number(row: &Map<String, Value>, key: &str) -> Option<f64> {
+    match row.get(key)? {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.parse().ok(),
+        Value::Bool(b) => Some(*b as u8 as f64),
+        _ => None,
+    }
+}
+
+/// A field as text (empty when absent).
+pub fn text(row: &Map<String, Value>, key: &str) -> String {
+    match row.get(key) {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+    }
+}

@@ -1,0 +1,132 @@
+//! A benchmark matrix as written in TOML: sweeps (applications x graphs x schedulers x
+//! threads x parameter sets) and the figures drawn from their results.
+
+use serde::Deserialize;
+
+/// A whole experiment: what to run and what to draw.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Runs per configuration (`--repeat`; the median time is reported).
+    #[serde(default = "three")]
+    pub repeat: u32,
+    #[serde(default, rename = "sweep")]
+    pub sweeps: Vec<Sweep>,
+    #[serde(default, rename = "figure")]
+    pub figures: Vec<Figure>,
+}
+
+fn three() -> u32 {
+    3
+}
+
+fn auto() -> Vec<String> {
+    vec!["auto".into()]
+}
+
+/// One cartesian product of runs.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sweep {
+    /// Run `ordo simulate` (threads are then logical workers) instead of the application.
+    #[serde(default)]
+    pub simulate: bool,
+    pub apps: Vec<String>,
+    /// Graph files: a name under the data folder, a path, or `amsterdam` (embedded).
+    pub graphs: Vec<String>,
+    #[serde(default = "auto")]
+    pub schedulers: Vec<String>,
+    /// Thread (or simulated worker) counts; empty means the default (every core).
+    #[serde(default)]
+    pub threads: Vec<usize>,
+    /// Parameter sets, each a list of `key=value` (an empty list is the defaults).
+    #[serde(default)]
+    pub params: Vec<Vec<String>>,
+    /// Extra flags for every run, e.g. `--breakdown`.
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// What `--quick` replaces.
+    #[serde(default)]
+    pub quick: Quick,
+}
+
+/// `--quick` overrides of a sweep: smaller graphs, fewer threads or parameter values.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Quick {
+    pub apps: Option<Vec<String>>,
+    pub graphs: Option<Vec<String>>,
+    pub schedulers: Option<Vec<String>>,
+    pub threads: Option<Vec<usize>>,
+    pub params: Option<Vec<Vec<String>>>,
+}
+
+impl Sweep {
+    /// This sweep with its `--quick` overrides applied.
+    pub fn quick(&self) -> Sweep {
+        let q = &self.quick;
+        Sweep {
+            apps: q.apps.clone().unwrap_or_else(|| self.apps.clone()),
+            graphs: q.graphs.clone().unwrap_or_else(|| self.graphs.clone()),
+            schedulers: q
+                .schedulers
+                .clone()
+                .unwrap_or_else(|| self.schedulers.clone()),
+            threads: q.threads.clone().unwrap_or_else(|| self.threads.clone()),
+            params: q.params.clone().unwrap_or_else(|| self.params.clone()),
+            ..self.clone()
+        }
+    }
+}
+
+/// How a figure shows the results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// `y` against a numeric `x`, one line per `series` value.
+    Line,
+    /// One bar per result (labelled by `series`), its `ys` fields stacked.
+    Stacked,
+    /// One group of bars per result, one bar per `ys` field.
+    Bars,
+}
+
+/// A figure drawn from the results, one panel per distinct `facet` value.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    /// File name without extension (`.svg` is added).
+    pub file: String,
+    pub kind: Kind,
+    pub title: String,
+    /// Result field on the x axis (line figures).
+    #[serde(default)]
+    pub x: String,
+    /// Result field on the y axis (line figures).
+    #[serde(default)]
+    pub y: String,
+    /// Result fields per bar (stacked and bar figures).
+    #[serde(default)]
+    pub ys: Vec<String>,
+    /// The x axis's label [default: `x`].
+    #[serde(default)]
+    pub x_label: Option<String>,
+    /// The y axis's label [default: `y`, or the `ys` fields' last names].
+    #[serde(default)]
+    pub y_label: Option<String>,
+    /// Result fields whose values name a line or a bar, joined with spaces.
+    pub series: Vec<String>,
+    /// Result fields whose values split the figure into panels.
+    #[serde(default)]
+    pub facet: Vec<String>,
+    #[serde(default)]
+    pub log_x: bool,
+    #[serde(default)]
+    pub log_y: bool,
+    /// Keep only results whose field equals the value (`key=value`).
+    #[serde(default)]
+    pub only: Vec<String>,
+}

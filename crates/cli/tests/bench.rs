@@ -1,0 +1,138 @@
+//! `ordo bench`: a matrix from TOML runs, verifies and records every run, draws its figures,
+//! keeps going past a failed run (and says so in the exit status), and every preset parses.
+
+mod common;
+use common::{ordo, stderr, tmp};
+
+fn write(name: &str, text: &str) -> String {
+    let p = tmp(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn a_matrix_runs_verified_and_draws_its_figures() {
+    let spec = write(
+        "small.toml",
+        r#"
+name = "small"
+repeat = 1
+[[sweep]]
+apps = ["sssp", "bfs"]
+graphs = ["amsterdam"]
+schedulers = ["obim", "smq"]
+threads = [1, 2]
+flags = ["--breakdown"]
+[[sweep]]
+simulate = true
+apps = ["sssp"]
+graphs = ["amsterdam"]
+schedulers = ["mq"]
+threads = [1, 16]
+[[figure]]
+file = "lines"
+kind = "line"
+title = "speedup"
+x = "threads"
+y = "vs_oracle"
+series = ["scheduler"]
+facet = ["app"]
+only = ["simulate=false"]
+[[figure]]
+file = "bars"
+kind = "stacked"
+title = "breakdown"
+ys = ["breakdown.gwork", "breakdown.deq"]
+series = ["scheduler", "threads"]
+"#,
+    );
+    let out_dir = tmp("bench-small");
+    let out = ordo(&["bench", &spec, "--out", &out_dir]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let jsonl = std::fs::read_to_string(format!("{out_dir}/results.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2 * 2 * 2 + 2);
+    for r in &rows {
+        assert_eq!(r["verified"], true, "{r}");
+        assert!(r.get("error").is_none());
+    }
+    let sim: Vec<_> = rows.iter().filter(|r| r["simulate"] == true).collect();
+    assert_eq!(sim.len(), 2);
+    assert!(sim
+        .iter()
+        .all(|r| r["work_increase"].as_f64().unwrap() > 0.0));
+    assert!(rows
+        .iter()
+        .filter(|r| r["simulate"] == false)
+        .all(|r| r["breakdown.gwork"].as_f64().is_some()));
+    let csv = std::fs::read_to_string(format!("{out_dir}/summary.csv")).unwrap();
+    assert!(csv.starts_with("app,graph,scheduler,param_set,threads,time_s,verified"));
+    assert_eq!(csv.lines().count(), rows.len() + 1);
+    for fig in ["lines", "bars"] {
+        let svg = std::fs::read_to_string(format!("{out_dir}/{fig}.svg")).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{fig}");
+    }
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("amsterdam") && table.contains("figure:"));
+}
+
+#[test]
+fn a_failed_run_is_kept_and_fails_the_bench() {
+    let spec = write(
+        "failing.toml",
+        r#"
+name = "failing"
+repeat = 1
+[[sweep]]
+apps = ["bfs"]
+graphs = ["amsterdam"]
+schedulers = ["obim", "nosuch"]
+threads = [1]
+"#,
+    );
+    let out_dir = tmp("bench-failing");
+    let out = ordo(&["bench", &spec, "--out", &out_dir]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("1 of 2 runs failed"),
+        "{}",
+        stderr(&out)
+    );
+    let jsonl = std::fs::read_to_string(format!("{out_dir}/results.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), 2);
+    assert!(jsonl.contains("nosuch"));
+}
+
+#[test]
+fn bad_matrices_are_clear_errors() {
+    let bad = write("bad.toml", "name = \"x\"\n[[sweep]]\napps = 3\n");
+    let out = ordo(&["bench", &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bad.toml"), "{}", stderr(&out));
+    let out = ordo(&["bench", "no-such-preset"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("seed000-fig6"));
+    let out = ordo(&["bench"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn every_preset_parses_and_expands_quick() {
+    let list = ordo(&["bench", "--list"]);
+    assert!(list.status.success(), "{}", stderr(&list));
+    let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    assert!(names.len() >= 7, "{names:?}");
+    for name in names {
+        let out = ordo(&["bench", &name, "--quick", "--dry-run"]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        // Every quick preset has at least one run on the embedded graph.
+        let runs = String::from_utf8_lossy(&out.stdout);
+        assert!(runs.contains("osm-amsterdam"), "{name}: {runs}");
+    }
+}
