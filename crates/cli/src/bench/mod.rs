@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The presets, by name: the seeds' experiments on this machine and the shared graphs.
-pub const PRESETS: [(&str, &str); 7] = [
+pub const PRESETS: [(&str, &str); 9] = [
     ("seed000-fig5", include_str!("presets/seed000-fig5.toml")),
     ("seed000-fig6", include_str!("presets/seed000-fig6.toml")),
     ("seed000-fig7", include_str!("presets/seed000-fig7.toml")),
@@ -26,6 +26,14 @@ pub const PRESETS: [(&str, &str); 7] = [
     (
         "seed002-table1",
         include_str!("presets/seed002-table1.toml"),
+    ),
+    (
+        "seed003-heatmap",
+        include_str!("presets/seed003-heatmap.toml"),
+    ),
+    (
+        "seed003-compare",
+        include_str!("presets/seed003-compare.toml"),
     ),
     ("simulate", include_str!("presets/simulate.toml")),
 ];
@@ -184,7 +192,7 @@ fn write_csv(rows: &[Map<String, Value>], path: &Path) -> CliResult {
 
 fn print_table(rows: &[Map<String, Value>]) {
     println!(
-        "{:<9} {:<26} {:<10} {:<16} {:>5} {:>10} {:>9} {:>9}  verified",
+        "{:<9} {:<26} {:<10} {:<28} {:>5} {:>10} {:>9} {:>9}  verified",
         "app", "graph", "scheduler", "params", "t/P", "time ms", "vs serial", "work+"
     );
     for r in rows {
@@ -200,7 +208,7 @@ fn print_table(rows: &[Map<String, Value>]) {
             t => t,
         };
         println!(
-            "{:<9} {:<26} {:<10} {:<16} {:>5} {:>10} {:>9} {:>9}  {}",
+            "{:<9} {:<26} {:<10} {:<28} {:>5} {:>10} {:>9} {:>9}  {}",
             text(r, "app"),
             text(r, "graph"),
             text(r, "scheduler"),

@@ -92,6 +92,9 @@ pub enum Kind {
     Stacked,
     /// One group of bars per result, one bar per `ys` field.
     Bars,
+    /// A grid over the values of `x` and `y`, each cell coloured by `z` (seed 003's
+    /// p_steal x steal size maps).
+    Heatmap,
 }
 
 /// A figure drawn from the results, one panel per distinct `facet` value.
@@ -108,6 +111,9 @@ pub struct Figure {
     /// Result field on the y axis (line figures).
     #[serde(default)]
     pub y: String,
+    /// Result field that colours a heatmap's cells.
+    #[serde(default)]
+    pub z: String,
     /// Result fields per bar (stacked and bar figures).
     #[serde(default)]
     pub ys: Vec<String>,

@@ -42,6 +42,7 @@ pub fn draw(fig: &Figure, rows: &[Row]) -> Option<String> {
         let body = match fig.kind {
             Kind::Line => line_panel(fig, rows),
             Kind::Stacked | Kind::Bars => bar_panel(fig, rows),
+            Kind::Heatmap => heat_panel(fig, rows),
         };
         if let Some(b) = body {
             bodies.push((name.clone(), b));
@@ -52,7 +53,9 @@ pub fn draw(fig: &Figure, rows: &[Row]) -> Option<String> {
     }
     let cols = bodies.len().min(3);
     let rows_n = bodies.len().div_ceil(cols);
-    let (w, h) = (cols as f64 * PANEL_W, rows_n as f64 * PANEL_H + 40.0);
+    // Wide enough for the title (about 8 px per character at 15 px).
+    let w = (cols as f64 * PANEL_W).max(fig.title.chars().count() as f64 * 8.0 + 40.0);
+    let h = rows_n as f64 * PANEL_H + 40.0;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\">\n\
@@ -360,4 +363,98 @@ fn bar_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
 /// A result field's last name (`breakdown.gwork` is `gwork`).
 fn short(key: &str) -> &str {
     key.rsplit('.').next().unwrap_or(key)
+}
+
+/// Distinct values of a field, in numeric order where they are numbers.
+fn levels(rows: &[&Row], key: &str) -> Vec<String> {
+    let mut v: Vec<String> = rows.iter().map(|r| text(r, key)).collect();
+    v.sort_by(|a, b| match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x.total_cmp(&y),
+        _ => a.cmp(b),
+    });
+    v.dedup();
+    v
+}
+
+/// White to dark blue as `f` goes from 0 to 1.
+fn shade(f: f64) -> String {
+    let f = f.clamp(0.0, 1.0);
+    let (r, g, b) = (
+        255.0 - f * (255.0 - 8.0),
+        255.0 - f * (255.0 - 48.0),
+        255.0 - f * (255.0 - 107.0),
+    );
+    format!("rgb({r:.0},{g:.0},{b:.0})")
+}
+
+fn heat_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
+    let rows: Vec<&Row> = rows
+        .iter()
+        .copied()
+        .filter(|r| number(r, &fig.z).is_some())
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let (xs, ys) = (levels(&rows, &fig.x), levels(&rows, &fig.y));
+    let zs: Vec<f64> = rows.iter().filter_map(|r| number(r, &fig.z)).collect();
+    let lo = zs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = zs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (l, r, t, b) = (MARGIN, PANEL_W - 12.0, TOP, PANEL_H - 40.0);
+    let (cw, ch) = ((r - l) / xs.len() as f64, (b - t) / ys.len() as f64);
+    let mut s = String::new();
+    for row in &rows {
+        let (Some(i), Some(j), Some(z)) = (
+            xs.iter().position(|x| *x == text(row, &fig.x)),
+            ys.iter().position(|y| *y == text(row, &fig.y)),
+            number(row, &fig.z),
+        ) else {
+            continue;
+        };
+        let f = if hi > lo { (z - lo) / (hi - lo) } else { 0.5 };
+        let (x, y) = (l + i as f64 * cw, b - (j + 1) as f64 * ch);
+        let ink = if f > 0.55 { "white" } else { "black" };
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cw:.1}\" height=\"{ch:.1}\" fill=\"{}\" \
+             stroke=\"white\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" \
+             fill=\"{ink}\">{}</text>",
+            shade(f),
+            x + cw / 2.0,
+            y + ch / 2.0 + 4.0,
+            fmt_num(z)
+        );
+    }
+    for (i, v) in xs.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            l + (i as f64 + 0.5) * cw,
+            b + 14.0,
+            esc(v)
+        );
+    }
+    for (j, v) in ys.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            l - 4.0,
+            b - (j as f64 + 0.5) * ch + 4.0,
+            esc(v)
+        );
+    }
+    let x_label = fig.x_label.clone().unwrap_or_else(|| fig.x.clone());
+    let y_label = fig.y_label.clone().unwrap_or_else(|| fig.y.clone());
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{} (cells: {})</text>\
+         <text transform=\"translate(14,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+        (l + r) / 2.0,
+        PANEL_H - 8.0,
+        esc(&x_label),
+        esc(short(&fig.z)),
+        (t + b) / 2.0,
+        esc(&y_label)
+    );
+    Some(s)
 }
