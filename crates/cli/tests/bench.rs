@@ -44,6 +44,13 @@ kind = "stacked"
 title = "breakdown"
 ys = ["breakdown.gwork", "breakdown.deq"]
 series = ["scheduler", "threads"]
+[[ratio_table]]
+file = "ratios"
+title = "over the best"
+value = "time_s"
+group = ["app", "graph", "threads"]
+by = ["scheduler"]
+per = "app"
 "#,
     );
     let out_dir = tmp("bench-small");
@@ -75,6 +82,16 @@ series = ["scheduler", "threads"]
         let svg = std::fs::read_to_string(format!("{out_dir}/{fig}.svg")).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{fig}");
     }
+    // Each scheduler's time over the best one's: never below 1, and the best of a group is
+    // exactly 1, so the smallest cell of a column is 1 when one scheduler wins every group.
+    let ratios = std::fs::read_to_string(format!("{out_dir}/ratios.csv")).unwrap();
+    let mut lines = ratios.lines();
+    assert_eq!(lines.next(), Some("scheduler,bfs,sssp"));
+    let cells: Vec<f64> = lines
+        .flat_map(|l| l.split(',').skip(1).map(|c| c.parse::<f64>().unwrap()))
+        .collect();
+    assert_eq!(cells.len(), 4, "{ratios}");
+    assert!(cells.iter().all(|&c| c >= 1.0), "{ratios}");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("amsterdam") && table.contains("figure:"));
 }

@@ -4,6 +4,7 @@
 //! Each run is a child `ordo` process with `--json` (verification on), so a run that crashes
 //! or fails verification is recorded with its error and the matrix goes on.
 
+mod ratio;
 mod run;
 pub mod spec;
 mod svg;
@@ -17,12 +18,16 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The presets, by name: the seeds' experiments on this machine and the shared graphs.
-pub const PRESETS: [(&str, &str); 9] = [
+pub const PRESETS: [(&str, &str); 10] = [
     ("seed000-fig5", include_str!("presets/seed000-fig5.toml")),
     ("seed000-fig6", include_str!("presets/seed000-fig6.toml")),
     ("seed000-fig7", include_str!("presets/seed000-fig7.toml")),
     ("seed000-fig8", include_str!("presets/seed000-fig8.toml")),
     ("seed000-fig11", include_str!("presets/seed000-fig11.toml")),
+    (
+        "seed000-table5",
+        include_str!("presets/seed000-table5.toml"),
+    ),
     (
         "seed002-table1",
         include_str!("presets/seed002-table1.toml"),
@@ -140,6 +145,21 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
                 println!("figure: {}", path.display());
             }
             None => note(&format!("figure {}: no result has its fields", fig.file)),
+        }
+    }
+    for t in &spec.ratio_tables {
+        match ratio::table(t, &rows) {
+            Some(csv) => {
+                let path = a.out.join(format!("{}.csv", t.file));
+                std::fs::write(&path, &csv)
+                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+                println!("\n{} ({}):", t.title, path.display());
+                for line in csv.lines() {
+                    let cells: Vec<String> = line.split(',').map(|c| format!("{c:>12}")).collect();
+                    println!("{}", cells.join(" "));
+                }
+            }
+            None => note(&format!("table {}: no result has {}", t.file, t.value)),
         }
     }
     let failed: Vec<&Map<String, Value>> =

@@ -17,6 +17,27 @@ pub struct Spec {
     pub sweeps: Vec<Sweep>,
     #[serde(default, rename = "figure")]
     pub figures: Vec<Figure>,
+    #[serde(default, rename = "ratio_table")]
+    pub ratio_tables: Vec<RatioTable>,
+}
+
+/// Seed 000 Table 5's summary: within each group (an application on a graph), every
+/// configuration's `value` over the group's best; then per configuration and `per` value
+/// (an application), the geometric mean of those ratios. 1.0 is "always the best".
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatioTable {
+    /// CSV file name without extension.
+    pub file: String,
+    pub title: String,
+    /// The measured field (lower is better), e.g. `time_s`.
+    pub value: String,
+    /// Fields that make a group whose best is the reference.
+    pub group: Vec<String>,
+    /// Fields naming a configuration (a table row).
+    pub by: Vec<String>,
+    /// Field naming a column; the geometric mean is taken over the groups sharing it.
+    pub per: String,
 }
 
 fn three() -> u32 {
