@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The presets, by name: the seeds' experiments on this machine and the shared graphs.
-pub const PRESETS: [(&str, &str); 10] = [
+pub const PRESETS: [(&str, &str); 13] = [
     ("seed000-fig5", include_str!("presets/seed000-fig5.toml")),
     ("seed000-fig6", include_str!("presets/seed000-fig6.toml")),
     ("seed000-fig7", include_str!("presets/seed000-fig7.toml")),
@@ -31,6 +31,12 @@ pub const PRESETS: [(&str, &str); 10] = [
     (
         "seed002-table1",
         include_str!("presets/seed002-table1.toml"),
+    ),
+    ("seed001-fig12", include_str!("presets/seed001-fig12.toml")),
+    ("seed002-fig1", include_str!("presets/seed002-fig1.toml")),
+    (
+        "seed000-table6",
+        include_str!("presets/seed000-table6.toml"),
     ),
     (
         "seed003-heatmap",
@@ -179,7 +185,10 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
 
 /// Every field any result has, one row per run.
 fn write_csv(rows: &[Map<String, Value>], path: &Path) -> CliResult {
-    let keys: BTreeSet<&String> = rows.iter().flat_map(|r| r.keys()).collect();
+    let keys: BTreeSet<&String> = rows
+        .iter()
+        .flat_map(|r| r.iter().filter(|(_, v)| !v.is_array()).map(|(k, _)| k))
+        .collect();
     let first = [
         "app",
         "graph",

@@ -212,8 +212,10 @@ fn run_one(exe: &Path, job: &Job) -> Map<String, Value> {
     row
 }
 
-/// Scalars of `v` under dotted keys; arrays (per-run times, traces, points) are left out
-/// except where they are short lists of numbers.
+/// Arrays kept in a result for the figures that draw them (the CSV leaves them out).
+const KEPT_ARRAYS: [&str; 2] = ["trace", "stats.events"];
+
+/// Scalars of `v` under dotted keys; arrays are left out but for [`KEPT_ARRAYS`].
 fn flatten(prefix: &str, v: &Value, row: &mut Map<String, Value>) {
     match v {
         Value::Object(m) => {
@@ -225,6 +227,9 @@ fn flatten(prefix: &str, v: &Value, row: &mut Map<String, Value>) {
                 };
                 flatten(&key, x, row);
             }
+        }
+        Value::Array(_) if KEPT_ARRAYS.contains(&prefix) => {
+            row.insert(prefix.to_string(), v.clone());
         }
         Value::Array(_) => {}
         x => {

@@ -116,6 +116,12 @@ pub enum Kind {
     /// A grid over the values of `x` and `y`, each cell coloured by `z` (seed 003's
     /// p_steal x steal size maps).
     Heatmap,
+    /// Each result's `trace`: the priorities its workers ran against time, one colour per
+    /// worker (seed 002 Fig. 1). One panel per result.
+    Trace,
+    /// Each result's `stats.events` named `y` (PMOD's `lmf`): the new value against time, one
+    /// line per result (seed 000 Table 6's dynamics).
+    Events,
 }
 
 /// A figure drawn from the results, one panel per distinct `facet` value.

@@ -43,6 +43,8 @@ pub fn draw(fig: &Figure, rows: &[Row]) -> Option<String> {
             Kind::Line => line_panel(fig, rows),
             Kind::Stacked | Kind::Bars => bar_panel(fig, rows),
             Kind::Heatmap => heat_panel(fig, rows),
+            Kind::Trace => trace_panel(fig, rows),
+            Kind::Events => events_panel(fig, rows),
         };
         if let Some(b) = body {
             bodies.push((name.clone(), b));
@@ -155,13 +157,20 @@ impl Axis {
     }
 }
 
+/// A tick or cell label: three significant digits, no trailing zeros.
 fn fmt_num(x: f64) -> String {
-    if x != 0.0 && (x.abs() >= 1e5 || x.abs() < 1e-2) {
-        format!("{x:.0e}")
-    } else if x.fract() == 0.0 {
-        format!("{x:.0}")
+    if x == 0.0 {
+        return "0".into();
+    }
+    if x.abs() >= 1e6 || x.abs() < 1e-3 {
+        return format!("{x:.2e}");
+    }
+    let digits = (2 - x.abs().log10().floor() as i32).clamp(0, 5) as usize;
+    let s = format!("{x:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
-        format!("{x:.2}")
+        s
     }
 }
 
@@ -457,4 +466,119 @@ fn heat_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
         esc(&y_label)
     );
     Some(s)
+}
+
+/// Points of every row's `trace` (`[[[seconds, priority], ...] per worker]`), by worker.
+fn trace_points(r: &Row) -> Vec<Vec<(f64, f64)>> {
+    let Some(Value::Array(workers)) = r.get("trace") else {
+        return vec![];
+    };
+    workers
+        .iter()
+        .map(|w| {
+            w.as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+                .collect()
+        })
+        .collect()
+}
+
+fn trace_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
+    let workers: Vec<Vec<(f64, f64)>> = rows.iter().flat_map(|r| trace_points(r)).collect();
+    let all = || workers.iter().flatten();
+    let xa = Axis::new(all().map(|p| p.0), false, MARGIN, PANEL_W - 12.0)?;
+    let ya = Axis::new(all().map(|p| p.1), fig.log_y, PANEL_H - 40.0, TOP)?;
+    let mut s = String::new();
+    let y_label = fig.y_label.clone().unwrap_or_else(|| "priority".into());
+    frame(&mut s, Some(&xa), &ya, "seconds", &y_label);
+    for (w, pts) in workers.iter().enumerate() {
+        let c = COLORS[w % COLORS.len()];
+        for &(x, y) in pts.iter().filter(|p| !fig.log_y || p.1 > 0.0) {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"1\" fill=\"{c}\" fill-opacity=\"0.6\"/>",
+                xa.at(x),
+                ya.at(y)
+            );
+        }
+    }
+    Some(s)
+}
+
+/// `(seconds, new value)` of the row's events named `name`.
+fn event_points(r: &Row, name: &str) -> Vec<(f64, f64)> {
+    let Some(Value::Array(events)) = r.get("stats.events") else {
+        return vec![];
+    };
+    events
+        .iter()
+        .filter(|e| e.get("name").and_then(Value::as_str) == Some(name))
+        .filter_map(|e| Some((e.get("time_s")?.as_f64()?, e.get("new")?.as_f64()?)))
+        .collect()
+}
+
+fn events_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
+    let lines: Vec<(String, Vec<(f64, f64)>)> = rows
+        .iter()
+        .map(|r| (series_name(fig, r), event_points(r, &fig.y)))
+        .filter(|(_, p)| !p.is_empty())
+        .collect();
+    let all = || lines.iter().flat_map(|(_, p)| p.iter());
+    let xa = Axis::new(all().map(|p| p.0), false, MARGIN, PANEL_W - 12.0)?;
+    let ya = Axis::new(all().map(|p| p.1), false, PANEL_H - 40.0, TOP)?;
+    let mut s = String::new();
+    let y_label = fig.y_label.clone().unwrap_or_else(|| fig.y.clone());
+    frame(&mut s, Some(&xa), &ya, "seconds", &y_label);
+    for (i, (name, p)) in lines.iter().enumerate() {
+        let c = COLORS[i % COLORS.len()];
+        // A step line: the value holds until the next event.
+        let mut path = vec![];
+        for (k, &(x, y)) in p.iter().enumerate() {
+            if k > 0 {
+                path.push(format!("{:.1},{:.1}", xa.at(x), ya.at(p[k - 1].1)));
+            }
+            path.push(format!("{:.1},{:.1}", xa.at(x), ya.at(y)));
+        }
+        let _ = writeln!(
+            s,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"1.2\"/>\
+             <text x=\"{}\" y=\"{}\" fill=\"{c}\">{}</text>",
+            path.join(" "),
+            MARGIN + 6.0,
+            TOP + 12.0 + i as f64 * 13.0,
+            esc(name)
+        );
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_have_three_significant_digits() {
+        assert_eq!(fmt_num(0.0), "0");
+        assert_eq!(fmt_num(0.015), "0.015");
+        assert_eq!(fmt_num(0.01), "0.01");
+        assert_eq!(fmt_num(12345.0), "12345");
+        assert_eq!(fmt_num(1.5), "1.5");
+        assert_eq!(fmt_num(2.0e7), "2.00e7");
+    }
+
+    #[test]
+    fn ticks_cover_the_range_in_round_steps() {
+        let a = Axis::new([0.0, 0.037].into_iter(), false, 0.0, 100.0).unwrap();
+        let t = a.ticks();
+        assert_eq!(t.first(), Some(&0.0));
+        assert!(t.len() >= 4 && t.len() <= 8, "{t:?}");
+        let labels: Vec<String> = t.iter().map(|&x| fmt_num(x)).collect();
+        let mut unique = labels.clone();
+        unique.dedup();
+        assert_eq!(labels, unique, "distinct tick labels");
+        let log = Axis::new([1.0, 256.0].into_iter(), true, 0.0, 100.0).unwrap();
+        assert_eq!(log.ticks(), vec![1.0, 10.0, 100.0]);
+    }
 }
