@@ -153,3 +153,14 @@ fn every_preset_parses_and_expands_quick() {
         assert!(runs.contains("osm-amsterdam"), "{name}: {runs}");
     }
 }
+
+#[test]
+fn peers_without_python_is_a_clear_error() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args(["bench", "--peers", "--quick", "--out", &tmp("peers")])
+        .env("ORDO_PYTHON", "/nonexistent/python")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("python_env.sh"), "{}", stderr(&out));
+}

@@ -68,6 +68,11 @@ pub struct BenchArgs {
     /// Print the runs the matrix expands to, without running them
     #[arg(long)]
     pub dry_run: bool,
+    /// Time the sequential peers (scipy, NetworKit, igraph, rustworkx, networkx: whichever
+    /// are installed) against ordo's Python package on the same graphs and sources, check
+    /// they agree, and report ratios (runs scripts/py_bench.py with the repository's .venv)
+    #[arg(long, conflicts_with = "matrix")]
+    pub peers: bool,
 }
 
 fn load_spec(matrix: &str) -> CliResult<Spec> {
@@ -98,20 +103,18 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
         }
         return Ok(());
     }
+    if a.peers {
+        return peers(a);
+    }
     let Some(matrix) = &a.matrix else {
         return Err(CliError::usage(
             "name a preset or a TOML file (ordo bench --list shows the presets)",
         ));
     };
     let spec = load_spec(matrix)?;
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dirs = GraphDirs {
-        data: a
-            .data
-            .clone()
-            .or_else(|| std::env::var_os("ORDO_DATA").map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from("../shared/data")),
-        embedded: here.join("../../data"),
+        data: data_dir(a),
+        embedded: repo().join("data"),
     };
     let (jobs, skipped) = expand(&spec, a.quick, &dirs);
     for s in &skipped {
@@ -180,6 +183,67 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
             rows.len()
         )));
     }
+    Ok(())
+}
+
+/// The repository this binary was built from (its scripts, `.venv` and embedded data).
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `--data`, else `$ORDO_DATA`, else `../shared/data`.
+fn data_dir(a: &BenchArgs) -> PathBuf {
+    a.data
+        .clone()
+        .or_else(|| std::env::var_os("ORDO_DATA").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("../shared/data"))
+}
+
+/// `--peers`: `scripts/py_bench.py` with the repository's Python environment, its rows also
+/// in `OUT/peers.jsonl`.
+fn peers(a: &BenchArgs) -> CliResult {
+    let python = std::env::var_os("ORDO_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join(".venv/bin/python"));
+    let script = repo().join("scripts/py_bench.py");
+    let ready = std::process::Command::new(&python)
+        .args(["-c", "import ordo, scipy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ready || !script.is_file() {
+        return Err(CliError::input(format!(
+            "--peers needs ordo's Python package and scipy in {} (set ORDO_PYTHON to use \
+             another): scripts/python_env.sh && .venv/bin/pip install . \
+             (ORDO_PEERS=1 scripts/python_env.sh adds NetworKit, igraph and rustworkx)",
+            python.display()
+        )));
+    }
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| CliError::input(format!("{}: {e}", a.out.display())))?;
+    let jsonl = a.out.join("peers.jsonl");
+    let _ = std::fs::remove_file(&jsonl);
+    let mut cmd = std::process::Command::new(&python);
+    cmd.arg(&script)
+        .arg("--data")
+        .arg(data_dir(a))
+        .arg("--json")
+        .arg(&jsonl);
+    if a.quick {
+        let embedded = repo().join("data/osm-amsterdam.gr.gz");
+        let embedded = std::fs::canonicalize(&embedded).unwrap_or(embedded);
+        cmd.arg("--graphs")
+            .arg(format!("{},email-Enron.txt.gz", embedded.display()))
+            .args(["--repeat", "1"]);
+    }
+    let status = cmd
+        .status()
+        .map_err(|e| CliError::input(format!("{}: {e}", python.display())))?;
+    if !status.success() {
+        return Err(CliError::input(
+            "the peer comparison failed or a library disagreed with ordo (see above)",
+        ));
+    }
+    println!("peers: {}", jsonl.display());
     Ok(())
 }
 
