@@ -100,7 +100,7 @@ scheduler's; rank error is how many pending tasks had a better priority than the
 (sampled; sssp, bfs and cc report task priorities).")]
     Simulate(simulate::SimulateArgs),
     /// Run an experiment matrix (a preset or a TOML file): every run verified, results in
-    /// results.jsonl and summary.csv, a table, and the figures as SVG
+    /// results.jsonl and summary.csv, a table, and the figures as SVG and PNG
     #[command(after_help = "Examples:
   ordo bench --list
   ordo bench seed000-fig6 --quick --out fig6

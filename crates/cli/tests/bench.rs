@@ -81,6 +81,8 @@ per = "app"
     for fig in ["lines", "bars"] {
         let svg = std::fs::read_to_string(format!("{out_dir}/{fig}.svg")).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{fig}");
+        let png = std::fs::read(format!("{out_dir}/{fig}.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{fig}.png");
     }
     // Each scheduler's time over the best one's: never below 1, and the best of a group is
     // exactly 1, so the smallest cell of a column is 1 when one scheduler wins every group.

@@ -4,6 +4,7 @@
 //! Each run is a child `ordo` process with `--json` (verification on), so a run that crashes
 //! or fails verification is recorded with its error and the matrix goes on.
 
+mod png;
 mod ratio;
 mod run;
 pub mod spec;
@@ -145,13 +146,17 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
     let rows = run_all(&exe, &jobs, &a.out.join("results.jsonl"))?;
     write_csv(&rows, &a.out.join("summary.csv"))?;
     print_table(&rows);
+    let renderer = png::Renderer::new();
     for fig in &spec.figures {
         match svg::draw(fig, &rows) {
             Some(svg) => {
                 let path = a.out.join(format!("{}.svg", fig.file));
-                std::fs::write(&path, svg)
-                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-                println!("figure: {}", path.display());
+                write_file(&path, svg.as_bytes())?;
+                match renderer.render(&svg) {
+                    Ok(png) => write_file(&path.with_extension("png"), &png)?,
+                    Err(e) => note(&format!("{}: no PNG: {e}", fig.file)),
+                }
+                println!("figure: {} (and .png)", path.display());
             }
             None => note(&format!("figure {}: no result has its fields", fig.file)),
         }
@@ -184,6 +189,10 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
         )));
     }
     Ok(())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> CliResult {
+    std::fs::write(path, bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
 /// The repository this binary was built from (its scripts, `.venv` and embedded data).
