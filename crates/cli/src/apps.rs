@@ -4,7 +4,7 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{finish, note, verify_runs, verify_with, write_out};
-use crate::run::{run_app, run_app_labelled};
+use crate::run::{run_app, run_app_labelled, sched_delta};
 use ordo_algos::{astar, bfs, named, sssp};
 use ordo_graph::WeightSpec;
 use serde_json::json;
@@ -100,7 +100,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
         &verified,
         json!({
             "source": g.file_id(src),
-            "delta": r.sched.has_param("delta").then_some(delta),
+            "delta": sched_delta(&r.sched),
             "weights": li.weights.map(|w| w.to_string()),
             "stale_tasks": out.stats.stale_tasks,
             "improving_relaxations": out.stats.improving_relaxations,
@@ -199,7 +199,7 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
         json!({
             "source": g.file_id(src),
             "target": g.file_id(dst),
-            "delta": r.sched.has_param("delta").then_some(delta),
+            "delta": sched_delta(&r.sched),
             "weights": li.weights.map(|w| w.to_string()),
             "geometry": format!("{geometry:?}").to_lowercase(),
             "scale": h.scale,

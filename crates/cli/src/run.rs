@@ -214,6 +214,16 @@ pub fn write_values<V: Copy>(
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
+/// The priority shift the scheduler actually uses: its `delta` parameter, which is the
+/// application's hint unless `--param delta=K` set it (`None` for schedulers without one).
+pub fn sched_delta(sched: &SchedulerConfig) -> Option<u32> {
+    sched
+        .params()
+        .into_iter()
+        .find(|p| p.key == "delta")
+        .and_then(|p| p.default.parse().ok())
+}
+
 /// The scheduler's parameters as a JSON object.
 pub fn params_json(sched: &SchedulerConfig) -> serde_json::Value {
     let mut m = serde_json::Map::new();

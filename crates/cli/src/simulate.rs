@@ -199,7 +199,7 @@ fn sweep(
         "graph": li.graph_name,
         "nodes": g.num_nodes(),
         "edges": g.num_edges(),
-        "delta": delta,
+        "delta": crate::run::sched_delta(&sched),
         "serial_tasks": base.total.tasks,
         "verified": true,
     });

@@ -101,3 +101,16 @@ fn simulate_rejects_bad_worker_counts() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("serial"));
 }
+
+#[test]
+fn sssp_json_reports_the_delta_in_use() {
+    // An explicit --param delta wins over the application's hint, and the JSON says so.
+    let g = amsterdam();
+    let j = json(&ordo(&[
+        "sssp", &g, "-s", "obim", "-p", "delta=3", "-t", "1", "--json",
+    ]));
+    assert_eq!(j["delta"], 3);
+    assert_eq!(j["params"]["delta"], "3");
+    let j = json(&ordo(&["sssp", &g, "-s", "pmod", "-t", "1", "--json"]));
+    assert!(j["delta"].is_null(), "pmod has no delta");
+}
