@@ -38,7 +38,7 @@ DEFAULT_GRAPHS = [
     "soc-Slashdot0902.txt.gz",
     "email-Enron.txt.gz",
 ]
-APPS = ["sssp", "bfs", "pagerank", "cc"]
+APPS = ["sssp", "bfs", "pagerank", "cc", "mst"]
 SOURCE = 0
 PR_TOL = 1e-6
 
@@ -99,6 +99,25 @@ def partition_equal(ours, theirs):
     theirs = np.asarray(theirs)
     same = len(set(zip(ours.tolist(), theirs.tolist()))) == len(set(ours.tolist())) == len(set(theirs.tolist()))
     return same, f"{len(set(theirs.tolist()))} components"
+
+
+def undirected_edges(P):
+    """(lo, hi, weight) of the undirected simple view: no self-loops, the lighter of an edge's
+    arcs (ordo's MST definition)."""
+    lo, hi = np.minimum(P.rows, P.cols), np.maximum(P.rows, P.cols)
+    keep = lo != hi
+    lo, hi, w = lo[keep], hi[keep], P.w[keep]
+    order = np.lexsort((w, hi, lo))
+    lo, hi, w = lo[order], hi[order], w[order]
+    first = np.ones(lo.size, dtype=bool)
+    first[1:] = (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
+    return lo[first], hi[first], w[first]
+
+
+def same_forest_weight(ours, theirs):
+    """Minimum spanning forests may differ on ties; their edge count and weight may not."""
+    (n1, w1), (n2, w2) = ours, theirs
+    return n1 == n2 and abs(w1 - w2) <= 1e-9 * max(1.0, w1), f"{n2} edges, weight {w2:.0f}"
 
 
 def exact_pagerank(A, alpha=0.85):
@@ -213,6 +232,44 @@ def cases(app, G, W, P):
                 return c.getPartition().getVector()
 
             yield "networkit", nk_cc, partition_equal
+    elif app == "mst":
+        import scipy.sparse as sp
+
+        lo, hi, w = undirected_edges(P)
+
+        def ordo_mst():
+            _, _, weights = ordo.mst(W)
+            return len(weights), float(np.sum(weights))
+
+        yield "ordo", ordo_mst, None
+
+        def scipy_mst():
+            # The weights are >= 1 here (file or 1..255), so no edge is lost as a sparse zero.
+            T = csg.minimum_spanning_tree(sp.csr_matrix((w, (lo, hi)), shape=(P.n, P.n)))
+            return T.nnz, float(T.sum())
+
+        yield "scipy", scipy_mst, same_forest_weight
+        if P.ig is not None:
+            ig = optional("igraph")
+            U = ig.Graph(n=P.n, edges=np.column_stack([lo, hi]).tolist(), directed=False)
+            U.es["weight"] = w.tolist()
+
+            def ig_mst():
+                T = U.spanning_tree(weights="weight")
+                return T.ecount(), float(sum(T.es["weight"]))
+
+            yield "igraph", ig_mst, same_forest_weight
+        if P.rx is not None:
+            rx = optional("rustworkx")
+            R = rx.PyGraph(multigraph=False)
+            R.add_nodes_from(range(P.n))
+            R.add_edges_from(list(zip(lo.tolist(), hi.tolist(), w.tolist())))
+
+            def rx_mst():
+                edges = rx.minimum_spanning_edges(R, weight_fn=float)
+                return len(edges), float(sum(e[2] for e in edges))
+
+            yield "rustworkx", rx_mst, same_forest_weight
 
 
 def main():

@@ -70,7 +70,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Time the sequential peers (scipy, NetworKit, igraph, rustworkx, networkx: whichever
-    /// are installed) against ordo's Python package on the same graphs and sources, check
+    /// are installed) against ordo's Python package on SSSP, BFS, PageRank, CC and MST, check
     /// they agree, and report ratios (runs scripts/py_bench.py with the repository's .venv)
     #[arg(long, conflicts_with = "matrix")]
     pub peers: bool,
