@@ -17,6 +17,7 @@ fn with_oracle(threads: usize, oracle: Vec<u64>) -> ExecConfig {
             breakdown: true,
             trace: true,
             oracle: Some(oracle.into()),
+            ..Probes::default()
         },
         ..ExecConfig::with_topology(threads, Topology::detect())
     }

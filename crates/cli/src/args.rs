@@ -80,6 +80,10 @@ pub struct RunArgs {
     /// Record each worker's sampled task priorities over time (seed 002 Fig. 1), in the JSON
     #[arg(long)]
     pub trace: bool,
+    /// Sample the rank error of the tasks run (pending tasks with a better priority); every
+    /// push and task then takes one shared lock, so times are not meaningful
+    #[arg(long)]
+    pub rank_error: bool,
     /// Write `id value` per node to FILE (`inf` where unreachable)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

@@ -5,7 +5,8 @@ use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::LoadedInput;
 use crate::run::{
-    breakdown_json, median_report, params_json, stats_json, trace_json, write_values, AppRun, Runs,
+    breakdown_json, median_report, params_json, rank_json, stats_json, trace_json, write_values,
+    AppRun, Runs,
 };
 use ordo_graph::Graph;
 use serde_json::json;
@@ -100,6 +101,9 @@ fn run_fields<R>(threads: usize, runs: &Runs<R>, check: &Verification) -> serde_
     }
     if !r.traces.is_empty() {
         j["trace"] = trace_json(r);
+    }
+    if let Some(ranks) = &r.rank {
+        j["rank_error"] = rank_json(ranks);
     }
     j
 }

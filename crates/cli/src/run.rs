@@ -49,6 +49,7 @@ pub fn exec_config_threads(a: &RunArgs, max_workers: Option<usize>) -> CliResult
         probes: Probes {
             breakdown: a.breakdown,
             trace: a.trace,
+            rank: a.rank_error,
             oracle: None,
         },
         ..ExecConfig::with_topology(threads, topology)
@@ -298,4 +299,18 @@ pub fn trace_json(r: &RunReport) -> serde_json::Value {
         })
         .collect::<Vec<_>>()
         .into()
+}
+
+/// The `rank_error` object: summary statistics of the sampled rank errors.
+pub fn rank_json(r: &ordo_exec::RankSamples) -> serde_json::Value {
+    let s = r.summary();
+    serde_json::json!({
+        "ranked_tasks": r.ranked_pops,
+        "samples": s.map_or(0, |s| s.samples),
+        "mean": s.map(|s| s.mean),
+        "p50": s.map(|s| s.p50),
+        "p90": s.map(|s| s.p90),
+        "p99": s.map(|s| s.p99),
+        "max": s.map(|s| s.max),
+    })
 }

@@ -103,6 +103,37 @@ fn simulate_rejects_bad_worker_counts() {
 }
 
 #[test]
+fn rank_error_of_a_threaded_run() {
+    let g = amsterdam();
+    let j = json(&ordo(&[
+        "sssp",
+        &g,
+        "-s",
+        "serial",
+        "--rank-error",
+        "--json",
+    ]));
+    let r = &j["rank_error"];
+    assert_eq!(
+        r["max"], 0,
+        "the exact scheduler pops the best pending task"
+    );
+    assert_eq!(r["ranked_tasks"], j["stats"]["tasks"]);
+    let j = json(&ordo(&[
+        "bfs",
+        &g,
+        "-s",
+        "smq",
+        "-t",
+        "2",
+        "--rank-error",
+        "--json",
+    ]));
+    assert!(j["rank_error"]["samples"].as_u64().unwrap() > 0);
+    assert_eq!(j["verified"], true);
+}
+
+#[test]
 fn sssp_json_reports_the_delta_in_use() {
     // An explicit --param delta wins over the application's hint, and the JSON says so.
     let g = amsterdam();

@@ -2,6 +2,7 @@
 
 use crate::pin::pin_current_thread;
 use crate::probe::{ticks, Breakdown, Probes, TaskProbe, WorkerProbe};
+use crate::rank::RankTracker;
 use crate::stats::{RunReport, ThreadStats};
 use crate::termination::{Credit, Termination};
 use ordo_sched::{Handle, Scheduler, Task, Topology};
@@ -133,6 +134,9 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
     pub fn task_priority(&mut self, priority: u64) {
         if let Some(p) = self.probe.as_deref_mut() {
             p.priority = Some(priority);
+            if let Some(r) = &p.rank {
+                r.popped(priority);
+            }
         }
     }
 
@@ -202,6 +206,11 @@ where
     let pin = cfg.pin && threads <= cpus;
     let oversubscribed = threads > cores();
     let probed = cfg.probes.any();
+    let ranks = cfg.probes.rank.then(|| {
+        let t = RankTracker::default();
+        t.seed(shares.iter().flatten().map(|&(_, p)| p));
+        Arc::new(t)
+    });
     let start = Instant::now();
 
     let per_thread: Vec<(ThreadStats, WorkerProbe)> = std::thread::scope(|scope| {
@@ -210,6 +219,7 @@ where
             .enumerate()
             .map(|(w, share)| {
                 let (term, stop, failure, op, cancel) = (&term, &stop, &failure, &op, &cancel);
+                let ranks = &ranks;
                 let cpu = cfg.topology.cpu_of(w).os_id;
                 scope.spawn(move || {
                     if let (true, Some(cpu)) = (pin, cpu) {
@@ -224,6 +234,7 @@ where
                             cancel: cancel.as_deref(),
                             oversubscribed,
                             trace: cfg.probes.trace,
+                            ranks: ranks.clone(),
                             start,
                         };
                         worker_loop(sched, w, share, &env, op, &mut stats, &mut probe, probed)
@@ -248,6 +259,9 @@ where
     let report = RunReport {
         scheduler: sched.counters(),
         events: sched.events(),
+        rank: ranks
+            .and_then(|r| Arc::try_unwrap(r).ok())
+            .map(RankTracker::into_samples),
         ..RunReport::from_threads(time, per_thread).with_probes(&cfg.probes, probes)
     };
     if !term.is_terminated() {
@@ -274,6 +288,7 @@ struct WorkerEnv<'a> {
     cancel: Option<&'a AtomicBool>,
     oversubscribed: bool,
     trace: bool,
+    ranks: Option<Arc<RankTracker>>,
     start: Instant,
 }
 
@@ -313,7 +328,10 @@ fn worker_loop<'s, T, S, F>(
         stats.pushes += 1;
         handle.push(t, p);
     }
-    let mut task_probe = TaskProbe::default();
+    let mut task_probe = TaskProbe {
+        rank: env.ranks.clone(),
+        ..TaskProbe::default()
+    };
     let mut idle_rounds: u32 = 0;
     loop {
         let t0 = if probed { ticks() } else { 0 };

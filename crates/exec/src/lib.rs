@@ -5,6 +5,7 @@
 mod for_each;
 mod pin;
 pub mod probe;
+pub mod rank;
 pub mod simulate;
 mod stats;
 pub mod termination;
@@ -15,5 +16,6 @@ pub use for_each::{
 };
 pub use pin::pin_current_thread;
 pub use probe::{Breakdown, Probes, Trace};
+pub use rank::{RankSamples, RankSummary};
 pub use simulate::Simulation;
 pub use stats::{RunReport, ThreadStats, APP_COUNTERS};

@@ -16,6 +16,9 @@ pub struct Probes {
     pub breakdown: bool,
     /// Record `(time, priority)` of sampled tasks per worker (at most [`TRACE_SAMPLES`] each).
     pub trace: bool,
+    /// Sample the rank error of the tasks run (see [`crate::rank`]): every push and task goes
+    /// through one shared lock, so the run slows down and serializes.
+    pub rank: bool,
     /// The serial oracle's final label of every node (SSSP and BFS distances, CC component
     /// labels), so that the operator can tell work that later proves useless (it set a label
     /// that is not final) from good work. Applications without labels ignore it.
@@ -25,7 +28,7 @@ pub struct Probes {
 impl Probes {
     /// True when the run needs the instrumented worker loop.
     pub fn any(&self) -> bool {
-        self.breakdown || self.trace
+        self.breakdown || self.trace || self.rank
     }
 }
 
@@ -171,6 +174,8 @@ pub struct TaskProbe {
     /// Priorities the operator pushed, kept only where the executor asks (the simulation's
     /// rank measurement).
     pub(crate) pushed: Option<Vec<u64>>,
+    /// A threaded run's shared pending priorities, with [`Probes::rank`].
+    pub(crate) rank: Option<std::sync::Arc<crate::rank::RankTracker>>,
 }
 
 impl TaskProbe {
@@ -200,6 +205,9 @@ impl TaskProbe {
         self.enqs += 1;
         if let Some(p) = &mut self.pushed {
             p.push(priority);
+        }
+        if let Some(r) = &self.rank {
+            r.pushed(priority);
         }
     }
 }

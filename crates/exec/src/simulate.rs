@@ -32,10 +32,10 @@
 
 use crate::for_each::{deal, run_task, Context, ExecConfig, ExecError};
 use crate::probe::{TaskProbe, Trace};
+use crate::rank::{Pending, RankSummary};
 use crate::stats::{RunReport, ThreadStats};
 use crate::termination::{Credit, Termination};
 use ordo_sched::{Handle, Scheduler, Task};
-use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -57,34 +57,10 @@ pub struct Simulation {
     pub ranks: Trace,
 }
 
-/// Summary statistics of the sampled rank errors.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RankSummary {
-    pub samples: usize,
-    pub mean: f64,
-    pub p50: u64,
-    pub p90: u64,
-    pub p99: u64,
-    pub max: u64,
-}
-
 impl Simulation {
     /// Mean and percentiles of the sampled rank errors (`None` when no priority was reported).
     pub fn rank_summary(&self) -> Option<RankSummary> {
-        let mut r: Vec<u64> = self.ranks.samples.iter().map(|&(_, r)| r).collect();
-        if r.is_empty() {
-            return None;
-        }
-        r.sort_unstable();
-        let at = |q: f64| r[((r.len() - 1) as f64 * q).round() as usize];
-        Some(RankSummary {
-            samples: r.len(),
-            mean: r.iter().map(|&x| x as f64).sum::<f64>() / r.len() as f64,
-            p50: at(0.5),
-            p90: at(0.9),
-            p99: at(0.99),
-            max: r[r.len() - 1],
-        })
+        RankSummary::of(&self.ranks)
     }
 
     /// Adds a later round of the same job.
@@ -94,31 +70,6 @@ impl Simulation {
         for (i, r) in o.ranks.samples {
             self.ranks.samples.push((i, r));
         }
-    }
-}
-
-/// The pending tasks' priorities, as counts per priority.
-#[derive(Default)]
-struct Pending(BTreeMap<u64, u64>);
-
-impl Pending {
-    fn insert(&mut self, p: u64) {
-        *self.0.entry(p).or_insert(0) += 1;
-    }
-
-    fn remove(&mut self, p: u64) {
-        if let Some(c) = self.0.get_mut(&p) {
-            *c -= 1;
-            if *c == 0 {
-                self.0.remove(&p);
-            }
-        }
-    }
-
-    /// Pending tasks with a priority strictly smaller than `p`. Costs one step per distinct
-    /// smaller priority, which is small exactly when the scheduler is good.
-    fn rank_of(&self, p: u64) -> u64 {
-        self.0.range(..p).map(|(_, c)| c).sum()
     }
 }
 

@@ -50,6 +50,8 @@ pub struct RunReport {
     pub breakdown: Option<Breakdown>,
     /// Each worker's sampled priorities over time, when [`Probes::trace`] was on.
     pub traces: Vec<Trace>,
+    /// Sampled rank errors, when [`Probes::rank`] was on (threaded runs).
+    pub rank: Option<crate::RankSamples>,
     /// What the simulation executor measured, when the run was simulated.
     pub simulation: Option<Simulation>,
 }

@@ -47,7 +47,7 @@ fn probed(threads: usize, breakdown: bool, trace: bool) -> ExecConfig {
         probes: Probes {
             breakdown,
             trace,
-            oracle: None,
+            ..Probes::default()
         },
         ..ExecConfig::with_topology(threads, Topology::detect())
     }
@@ -191,4 +191,26 @@ fn an_operator_panic_ends_the_simulation_with_an_error() {
     })
     .unwrap_err();
     assert!(matches!(&err, ExecError::OperatorPanicked { message, .. } if message == "task fifty"));
+}
+
+#[test]
+fn threaded_rank_error_is_zero_for_the_exact_scheduler() {
+    let cfg = ExecConfig {
+        probes: Probes {
+            rank: true,
+            ..Probes::default()
+        },
+        ..ExecConfig::with_topology(1, Topology::detect())
+    };
+    let r = run("serial", &cfg).unwrap();
+    let ranks = r.rank.expect("rank requested");
+    assert_eq!(ranks.ranked_pops, N);
+    let s = ranks.summary().unwrap();
+    assert_eq!((s.max, s.mean), (0, 0.0));
+    // Relaxed and concurrent: some pops are out of order, and every task is still counted.
+    let cfg = ExecConfig { threads: 4, ..cfg };
+    let r = run("mq", &cfg).unwrap();
+    let ranks = r.rank.unwrap();
+    assert_eq!(ranks.ranked_pops, N);
+    assert!(ranks.summary().unwrap().samples > 0);
 }
