@@ -53,7 +53,7 @@ thread_local! {
 
 /// The h-index of `values` capped at `cap`: the largest h <= cap such that at least h values
 /// are >= h.
-#[inline(never)] // kept out of line: inlined into the TLS access it ran 13% slower (callgrind)
+#[inline(never)] // out of line: inlined into the TLS access, kcore ran 7% more instructions
 fn h_index(values: impl Iterator<Item = u32>, cap: u32, hist: &mut Vec<u32>) -> u32 {
     hist.clear();
     hist.resize(cap as usize + 1, 0);

@@ -109,7 +109,7 @@ fn simulated_applications_match_their_oracles() {
             assert_eq!(out.dist, dist, "sssp {ctx}");
             let sim = out.report.simulation.as_ref().unwrap();
             assert_eq!(
-                sim.ranked_pops, out.report.total.tasks,
+                sim.rank.ranked_pops, out.report.total.tasks,
                 "sssp reports priorities"
             );
             assert_eq!(named::bfs(&s, &cfg, &g, src).unwrap().level, level, "{ctx}");

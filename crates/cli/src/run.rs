@@ -157,10 +157,7 @@ pub fn run_app<O: AppOutput>(
     delta: Option<u32>,
     once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
 ) -> CliResult<AppRun<O>> {
-    let sched = scheduler_config(&a.sched, delta)?;
-    let cfg = exec_config(a, &sched)?;
-    let runs = run_repeated(&sched, &cfg, a.repeat, once)?;
-    Ok(AppRun { sched, cfg, runs })
+    run_with_oracle(a, delta, None::<fn() -> Vec<u64>>, once)
 }
 
 /// [`run_app`] for an application whose answer is one label per node: with `--breakdown`,
@@ -172,9 +169,20 @@ pub fn run_app_labelled<O: AppOutput>(
     labels: impl FnOnce() -> Vec<u64>,
     once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
 ) -> CliResult<AppRun<O>> {
+    run_with_oracle(a, delta, Some(labels), once)
+}
+
+/// Builds the configurations, computes the oracle's `labels` when `--breakdown` needs them,
+/// and runs the application `--repeat` times.
+fn run_with_oracle<O: AppOutput>(
+    a: &RunArgs,
+    delta: Option<u32>,
+    labels: Option<impl FnOnce() -> Vec<u64>>,
+    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
+) -> CliResult<AppRun<O>> {
     let sched = scheduler_config(&a.sched, delta)?;
     let mut cfg = exec_config(a, &sched)?;
-    if a.breakdown {
+    if let (true, Some(labels)) = (a.breakdown, labels) {
         cfg.probes.oracle = Some(labels().into());
     }
     let runs = run_repeated(&sched, &cfg, a.repeat, once)?;

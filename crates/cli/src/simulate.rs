@@ -70,7 +70,7 @@ pub fn simulate_cmd(a: &SimulateArgs) -> CliResult {
             let expected = sssp::dijkstra(g, src);
             sweep(a, &li, g, Some(delta), |s, cfg| {
                 let o = named::sssp(s, cfg, g, src)?;
-                Ok((o.report, same(&o.dist, &expected)))
+                Ok((o.report, same(g, &o.dist, &expected)))
             })
         }
         "bfs" => {
@@ -78,7 +78,7 @@ pub fn simulate_cmd(a: &SimulateArgs) -> CliResult {
             let expected = bfs::serial_bfs(g, src);
             sweep(a, &li, g, Some(0), |s, cfg| {
                 let o = named::bfs(s, cfg, g, src)?;
-                Ok((o.report, same(&o.level, &expected)))
+                Ok((o.report, same(g, &o.level, &expected)))
             })
         }
         "cc" => {
@@ -86,7 +86,7 @@ pub fn simulate_cmd(a: &SimulateArgs) -> CliResult {
             let expected = cc::serial_cc(g);
             sweep(a, &li, g, Some(cc::default_delta(g)), |s, cfg| {
                 let o = named::cc(s, cfg, g)?;
-                Ok((o.report, same(&o.label, &expected)))
+                Ok((o.report, same(g, &o.label, &expected)))
             })
         }
         "kcore" => {
@@ -94,7 +94,7 @@ pub fn simulate_cmd(a: &SimulateArgs) -> CliResult {
             let expected = kcore::serial_kcore(g);
             sweep(a, &li, g, Some(kcore::default_delta(g)), |s, cfg| {
                 let o = named::kcore(s, cfg, g)?;
-                Ok((o.report, same(&o.core, &expected)))
+                Ok((o.report, same(g, &o.core, &expected)))
             })
         }
         "pagerank" => {
@@ -139,16 +139,11 @@ pub fn simulate_cmd(a: &SimulateArgs) -> CliResult {
     }
 }
 
-/// `Ok` when the labels agree with the oracle's, else where they first differ.
-fn same<V: PartialEq + Copy + Into<u64>>(got: &[V], expected: &[V]) -> Checked {
-    match got.iter().zip(expected).position(|(a, b)| a != b) {
-        None => Ok(()),
-        Some(v) => Err(format!(
-            "node index {v} got {}, the oracle says {}",
-            got[v].into(),
-            expected[v].into()
-        )),
-    }
+/// `Ok` when the labels agree with the oracle's, else the verifier's message (in the file's
+/// node ids).
+fn same<V: PartialEq + Copy + std::fmt::Display>(g: &Graph, got: &[V], expected: &[V]) -> Checked {
+    ordo_algos::compare(got, expected, |v| v.to_string(), |v| g.file_id(v))
+        .map_err(|e| e.to_string())
 }
 
 /// Simulates the application at every `--workers` count and at P = 1 under the exact serial

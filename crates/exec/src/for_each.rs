@@ -20,7 +20,8 @@ pub struct ExecConfig {
     pub topology: Topology,
     /// Set from outside (e.g. on Ctrl-C) to stop the run early.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Instrumentation (off by default, and then free).
+    /// Instrumentation (off by default; then it costs a few predictable branches per task,
+    /// measured in `src/README.md`).
     pub probes: Probes,
     /// Run the `threads` workers as logical workers interleaved deterministically on the
     /// calling thread (the simulation executor, `src/simulate.rs`), to measure work increase
@@ -81,8 +82,7 @@ pub struct Context<'a, T, H> {
     pub(crate) term: &'a Termination,
     pub(crate) stats: &'a mut ThreadStats,
     pub(crate) worker: usize,
-    /// Present only in an instrumented run; the uninstrumented loop passes a literal `None`
-    /// so that the branches on it vanish from the inlined operator.
+    /// Present only in an instrumented or simulated run.
     pub(crate) probe: Option<&'a mut TaskProbe>,
     pub(crate) _task: std::marker::PhantomData<fn(T)>,
 }
@@ -91,36 +91,33 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
     /// Schedules a new task.
     #[inline]
     pub fn push(&mut self, task: T, priority: u64) {
-        self.term.on_push(self.credit);
-        self.stats.pushes += 1;
-        match self.probe.as_deref_mut() {
-            None => self.handle.push(task, priority),
-            Some(p) => {
-                let t0 = ticks();
-                self.handle.push(task, priority);
-                p.note_push(t0, priority);
-            }
-        }
+        self.enqueue(priority, |h| h.push(task, priority));
     }
 
     /// Schedules a new task that works on `owner` (a node id): owner-computes schedulers
     /// (`pheap`) route it to the owner's queue; the others treat it as [`push`](Self::push).
     #[inline]
     pub fn push_owned(&mut self, task: T, priority: u64, owner: u64) {
+        self.enqueue(priority, |h| h.push_owned(task, priority, owner));
+    }
+
+    /// Counts a push for termination and statistics, then does it, timed when probed.
+    #[inline]
+    fn enqueue(&mut self, priority: u64, push: impl FnOnce(&mut H)) {
         self.term.on_push(self.credit);
         self.stats.pushes += 1;
         match self.probe.as_deref_mut() {
-            None => self.handle.push_owned(task, priority, owner),
+            None => push(self.handle),
             Some(p) => {
                 let t0 = ticks();
-                self.handle.push_owned(task, priority, owner);
+                push(self.handle);
                 p.note_push(t0, priority);
             }
         }
     }
 
     /// Marks the running task's work as useless for the cycle breakdown: a stale task, or
-    /// (given [`Probes::oracle`]) a label that is not final. Free when probes are off.
+    /// (given [`Probes::oracle`]) a label that is not final. One branch when probes are off.
     #[inline]
     pub fn useless(&mut self) {
         if let Some(p) = self.probe.as_deref_mut() {
@@ -129,7 +126,7 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
     }
 
     /// Tells the probes the priority the running task was pushed with, for traces and rank
-    /// error. Free when probes are off.
+    /// error. One branch when probes are off.
     #[inline]
     pub fn task_priority(&mut self, priority: u64) {
         if let Some(p) = self.probe.as_deref_mut() {
@@ -342,17 +339,16 @@ fn worker_loop<'s, T, S, F>(
             if probed {
                 task_probe.reset();
             }
-            let task_probe_ref = if probed { Some(&mut task_probe) } else { None };
-            let ctx = Context {
+            let mut ctx = Context {
                 handle: &mut handle,
                 credit: &mut credit,
                 term,
                 stats,
                 worker: w,
-                probe: task_probe_ref,
+                probe: if probed { Some(&mut task_probe) } else { None },
                 _task: std::marker::PhantomData,
             };
-            run_task(op, task, ctx);
+            op(task, &mut ctx);
             if probed {
                 account_task(probe, &task_probe, t0, t1, env);
             }
@@ -384,16 +380,6 @@ fn worker_loop<'s, T, S, F>(
             .wrapping_sub(loop_start)
             .saturating_sub(b.gwork + b.uwork + b.enq + b.deq + b.fdeq);
     }
-}
-
-/// Runs the operator on one task: the threaded loop and the simulation share it.
-#[inline(always)]
-pub(crate) fn run_task<T, H, F>(op: &F, task: T, mut ctx: Context<'_, T, H>)
-where
-    H: Handle<T>,
-    F: Fn(T, &mut Context<'_, T, H>),
-{
-    op(task, &mut ctx);
 }
 
 /// Accounts a task popped at `t0`..`t1` whose operator just returned.

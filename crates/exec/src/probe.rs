@@ -171,10 +171,7 @@ pub struct TaskProbe {
     pub(crate) priority: Option<u64>,
     pub(crate) enq: u64,
     pub(crate) enqs: u64,
-    /// Priorities the operator pushed, kept only where the executor asks (the simulation's
-    /// rank measurement).
-    pub(crate) pushed: Option<Vec<u64>>,
-    /// A threaded run's shared pending priorities, with [`Probes::rank`].
+    /// The run's pending priorities, with [`Probes::rank`] and in the simulation.
     pub(crate) rank: Option<std::sync::Arc<crate::rank::RankTracker>>,
 }
 
@@ -184,8 +181,15 @@ impl TaskProbe {
         self.priority = None;
         self.enq = 0;
         self.enqs = 0;
-        if let Some(p) = &mut self.pushed {
-            p.clear();
+    }
+
+    /// Accounts a push that started at `t0`.
+    #[inline]
+    pub(crate) fn note_push(&mut self, t0: u64, priority: u64) {
+        self.enq += ticks().wrapping_sub(t0);
+        self.enqs += 1;
+        if let Some(r) = &self.rank {
+            r.pushed(priority);
         }
     }
 }
@@ -195,19 +199,4 @@ impl TaskProbe {
 pub struct WorkerProbe {
     pub breakdown: Breakdown,
     pub trace: Trace,
-}
-
-impl TaskProbe {
-    /// Accounts a push that started at `t0`.
-    #[inline]
-    pub(crate) fn note_push(&mut self, t0: u64, priority: u64) {
-        self.enq += ticks().wrapping_sub(t0);
-        self.enqs += 1;
-        if let Some(p) = &mut self.pushed {
-            p.push(priority);
-        }
-        if let Some(r) = &self.rank {
-            r.pushed(priority);
-        }
-    }
 }

@@ -1,6 +1,6 @@
 //! Rank error: how many pending tasks had a strictly better priority than the one a worker
-//! ran. The simulation measures it exactly; a threaded run measures it with
-//! [`Probes::rank`](crate::Probes::rank) through one lock (see [`RankTracker`]).
+//! ran, kept by one [`RankTracker`]. A threaded run uses it with
+//! [`Probes::rank`](crate::Probes::rank); the simulation always does, and there it is exact.
 
 use crate::probe::Trace;
 use std::collections::BTreeMap;
@@ -39,14 +39,14 @@ impl RankSummary {
 
 /// The pending tasks' priorities, as counts per priority.
 #[derive(Debug, Default)]
-pub(crate) struct Pending(BTreeMap<u64, u64>);
+struct Pending(BTreeMap<u64, u64>);
 
 impl Pending {
-    pub(crate) fn insert(&mut self, p: u64) {
+    fn insert(&mut self, p: u64) {
         *self.0.entry(p).or_insert(0) += 1;
     }
 
-    pub(crate) fn remove(&mut self, p: u64) {
+    fn remove(&mut self, p: u64) {
         if let Some(c) = self.0.get_mut(&p) {
             *c -= 1;
             if *c == 0 {
@@ -57,7 +57,7 @@ impl Pending {
 
     /// Pending tasks with a priority strictly smaller than `p`. Costs one step per distinct
     /// smaller priority, which is small exactly when the scheduler is good.
-    pub(crate) fn rank_of(&self, p: u64) -> u64 {
+    fn rank_of(&self, p: u64) -> u64 {
         self.0.range(..p).map(|(_, c)| c).sum()
     }
 }

@@ -30,14 +30,15 @@
 //!
 //! [`Context::task_priority`]: crate::Context::task_priority
 
-use crate::for_each::{deal, run_task, Context, ExecConfig, ExecError};
-use crate::probe::{TaskProbe, Trace};
-use crate::rank::{Pending, RankSummary};
+use crate::for_each::{deal, Context, ExecConfig, ExecError};
+use crate::probe::TaskProbe;
+use crate::rank::{RankSamples, RankSummary, RankTracker};
 use crate::stats::{RunReport, ThreadStats};
 use crate::termination::{Credit, Termination};
 use ordo_sched::{Handle, Scheduler, Task};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Consecutive rounds in which every worker fails to pop, with tasks still outstanding, after
@@ -51,25 +52,21 @@ pub struct Simulation {
     pub workers: usize,
     /// Rounds (each worker takes one step per round).
     pub rounds: u64,
-    /// Pops whose priority the operator reported (the population the ranks sample).
-    pub ranked_pops: u64,
-    /// Sampled `(pop index, rank error)`, evenly spaced over the run.
-    pub ranks: Trace,
+    /// The sampled rank errors of the pops whose priority the operator reported.
+    pub rank: RankSamples,
 }
 
 impl Simulation {
     /// Mean and percentiles of the sampled rank errors (`None` when no priority was reported).
     pub fn rank_summary(&self) -> Option<RankSummary> {
-        RankSummary::of(&self.ranks)
+        self.rank.summary()
     }
 
     /// Adds a later round of the same job.
     pub fn absorb(&mut self, o: Simulation) {
         self.rounds += o.rounds;
-        self.ranked_pops += o.ranked_pops;
-        for (i, r) in o.ranks.samples {
-            self.ranks.samples.push((i, r));
-        }
+        self.rank.ranked_pops += o.rank.ranked_pops;
+        self.rank.ranks.samples.extend(o.rank.ranks.samples);
     }
 }
 
@@ -94,14 +91,16 @@ where
     let mut stats = vec![ThreadStats::default(); p];
     let mut credits: Vec<Credit> = Vec::with_capacity(p);
     let mut handles: Vec<S::Handle<'s>> = Vec::with_capacity(p);
-    let mut pending = Pending::default();
+    // The same bookkeeping as a threaded run's `Probes::rank`; uncontended here, and exact,
+    // since nothing happens between a pop and its operator's priority report.
+    let ranks = Arc::new(RankTracker::default());
+    ranks.seed(shares.iter().flatten().map(|&(_, prio)| prio));
     for (w, share) in shares.into_iter().enumerate() {
         let mut h = sched.handle(w);
         let mut credit = Credit::preassigned(share.len() as u64);
         for (t, prio) in share {
             term.on_push(&mut credit);
             stats[w].pushes += 1;
-            pending.insert(prio);
             h.push(t, prio);
         }
         handles.push(h);
@@ -112,13 +111,14 @@ where
         ..Simulation::default()
     };
     let mut probe = TaskProbe {
-        pushed: Some(Vec::new()),
+        rank: Some(ranks.clone()),
         ..TaskProbe::default()
     };
     let mut idle_rounds = 0u64;
     let mut step = 0u64;
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         while !term.is_terminated() {
+            // Relaxed: a stop request, polled; it orders nothing else (as in the threaded loop).
             if cfg
                 .cancel
                 .as_ref()
@@ -138,7 +138,7 @@ where
                 progressed = true;
                 stats[w].pops += 1;
                 probe.reset();
-                let ctx = Context {
+                let mut ctx = Context {
                     handle: &mut handles[w],
                     credit: &mut credits[w],
                     term: &term,
@@ -147,18 +147,9 @@ where
                     probe: Some(&mut probe),
                     _task: std::marker::PhantomData,
                 };
-                run_task(&op, task, ctx);
+                op(task, &mut ctx);
                 stats[w].tasks += 1;
                 term.on_done(&mut credits[w]);
-                if let Some(prio) = probe.priority {
-                    let ranks = &mut sim.ranks;
-                    ranks.offer_with(sim.ranked_pops, || pending.rank_of(prio));
-                    sim.ranked_pops += 1;
-                    pending.remove(prio);
-                }
-                for &q in probe.pushed.iter().flatten() {
-                    pending.insert(q);
-                }
             }
             sim.rounds += 1;
             idle_rounds = if progressed { 0 } else { idle_rounds + 1 };
@@ -173,6 +164,10 @@ where
         Ok(true)
     }));
     drop(handles);
+    drop(probe);
+    sim.rank = Arc::try_unwrap(ranks)
+        .map(RankTracker::into_samples)
+        .unwrap_or_default();
     let done = match outcome {
         Ok(Ok(done)) => done,
         Ok(Err(message)) => return Err(ExecError::Stuck(message)),

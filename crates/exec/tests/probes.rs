@@ -122,7 +122,7 @@ fn simulation_runs_every_task_once_on_every_scheduler() {
             assert_eq!(r.total.tasks, N, "{name} P={p}");
             let sim = r.simulation.as_ref().expect("simulated");
             assert_eq!(sim.workers, p);
-            assert_eq!(sim.ranked_pops, N);
+            assert_eq!(sim.rank.ranked_pops, N);
             assert_eq!(r.per_thread.len(), p);
         }
     }
