@@ -1,5 +1,6 @@
 //! `for_each`: run an operator over a dynamic set of prioritized tasks on a pool of workers.
 
+use crate::inbox::{Closed, Inbox, POLL_EVERY};
 use crate::pin::pin_current_thread;
 use crate::probe::{ticks, Breakdown, Probes, TaskProbe, WorkerProbe};
 use crate::rank::RankTracker;
@@ -183,6 +184,53 @@ where
     I: IntoIterator<Item = (T, u64)>,
     F: Fn(T, &mut Context<'_, T, S::Handle<'s>>) + Sync,
 {
+    run_pool(sched, initial, cfg, &Closed, None, op)
+}
+
+/// [`for_each`] for a run that spans processes: tasks also arrive through `inbox`, and the run
+/// ends when the inbox says the whole job is over (see [`crate::inbox`]).
+///
+/// `term` must be fresh, made with [`Termination::new`] of exactly the number of `initial`
+/// tasks, so that the caller can watch this process's token count (G = 0: nothing runs or is
+/// buffered here) while the run goes on. The simulation executor does not take an inbox.
+pub fn for_each_open<'s, T, S, I, X, F>(
+    sched: &'s S,
+    initial: I,
+    cfg: &ExecConfig,
+    inbox: &X,
+    term: &Termination,
+    op: F,
+) -> Result<RunReport, ExecError>
+where
+    T: Task,
+    S: Scheduler<T>,
+    I: IntoIterator<Item = (T, u64)>,
+    X: Inbox<T>,
+    F: Fn(T, &mut Context<'_, T, S::Handle<'s>>) + Sync,
+{
+    if cfg.simulate {
+        return Err(ExecError::Stuck(
+            "the simulation executor cannot run a multi-process job".into(),
+        ));
+    }
+    run_pool(sched, initial, cfg, inbox, Some(term), op)
+}
+
+fn run_pool<'s, T, S, I, X, F>(
+    sched: &'s S,
+    initial: I,
+    cfg: &ExecConfig,
+    inbox: &X,
+    given_term: Option<&Termination>,
+    op: F,
+) -> Result<RunReport, ExecError>
+where
+    T: Task,
+    S: Scheduler<T>,
+    I: IntoIterator<Item = (T, u64)>,
+    X: Inbox<T>,
+    F: Fn(T, &mut Context<'_, T, S::Handle<'s>>) + Sync,
+{
     let threads = cfg.threads;
     if sched.workers() != threads {
         return Err(ExecError::WorkerMismatch {
@@ -195,7 +243,21 @@ where
     }
     let shares = deal(initial, threads);
     let count = shares.iter().map(|s| s.len() as u64).sum();
-    let term = Termination::new(count);
+    let own_term;
+    let term = match given_term {
+        Some(t) => {
+            assert_eq!(
+                t.outstanding(),
+                count,
+                "for_each_open: the Termination must start with one token per initial task"
+            );
+            t
+        }
+        None => {
+            own_term = Termination::new(count);
+            &own_term
+        }
+    };
     let stop = AtomicBool::new(false);
     let failure = FirstPanic::default();
     let cancel = cfg.cancel.clone();
@@ -215,7 +277,7 @@ where
             .into_iter()
             .enumerate()
             .map(|(w, share)| {
-                let (term, stop, failure, op, cancel) = (&term, &stop, &failure, &op, &cancel);
+                let (stop, failure, op, cancel) = (&stop, &failure, &op, &cancel);
                 let ranks = &ranks;
                 let cpu = cfg.topology.cpu_of(w).os_id;
                 scope.spawn(move || {
@@ -234,7 +296,9 @@ where
                             ranks: ranks.clone(),
                             start,
                         };
-                        worker_loop(sched, w, share, &env, op, &mut stats, &mut probe, probed)
+                        worker_loop(
+                            sched, w, share, &env, inbox, op, &mut stats, &mut probe, probed,
+                        )
                     }));
                     if let Err(payload) = run {
                         stop.store(true, Ordering::Relaxed);
@@ -302,11 +366,12 @@ impl WorkerEnv<'_> {
 /// operator was no longer inlined). The flag costs a few predictable branches per task
 /// (measured in `src/README.md`, "Instrumentation").
 #[allow(clippy::too_many_arguments)]
-fn worker_loop<'s, T, S, F>(
+fn worker_loop<'s, T, S, X, F>(
     sched: &'s S,
     w: usize,
     share: Vec<(T, u64)>,
     env: &WorkerEnv<'_>,
+    inbox: &X,
     op: &F,
     stats: &mut ThreadStats,
     probe: &mut WorkerProbe,
@@ -314,6 +379,7 @@ fn worker_loop<'s, T, S, F>(
 ) where
     T: Task,
     S: Scheduler<T>,
+    X: Inbox<T>,
     F: Fn(T, &mut Context<'_, T, S::Handle<'s>>) + Sync,
 {
     let loop_start = if probed { ticks() } else { 0 };
@@ -331,6 +397,9 @@ fn worker_loop<'s, T, S, F>(
     };
     let mut idle_rounds: u32 = 0;
     loop {
+        if X::OPEN && open_poll(inbox, w, &mut handle, &mut credit, term, stats) {
+            continue;
+        }
         let t0 = if probed { ticks() } else { 0 };
         if let Some(task) = handle.pop() {
             idle_rounds = 0;
@@ -361,8 +430,14 @@ fn worker_loop<'s, T, S, F>(
         }
         stats.empty_pops += 1;
         handle.flush();
+        if X::OPEN {
+            if drain(inbox, w, &mut handle, &mut credit, term, stats) > 0 {
+                continue;
+            }
+            inbox.on_idle(w);
+        }
         term.release(&mut credit);
-        if term.is_terminated() || env.should_stop() {
+        if (term.is_terminated() && inbox.finished()) || env.should_stop() {
             if probed {
                 account_failed_pop(&mut probe.breakdown, t0);
             }
@@ -380,6 +455,53 @@ fn worker_loop<'s, T, S, F>(
             .wrapping_sub(loop_start)
             .saturating_sub(b.gwork + b.uwork + b.enq + b.deq + b.fdeq);
     }
+}
+
+/// An open run's work between tasks: every [`POLL_EVERY`] tasks, drain the inbox and let it
+/// flush by age; while the inbox reports back-pressure, drain and wait instead of running
+/// tasks. True when the worker should go round again without popping.
+#[inline]
+fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
+    inbox: &X,
+    w: usize,
+    handle: &mut H,
+    credit: &mut Credit,
+    term: &Termination,
+    stats: &mut ThreadStats,
+) -> bool {
+    // `pops` moves only when a task runs, so an idle or waiting worker polls every round.
+    if !stats.pops.is_multiple_of(POLL_EVERY) {
+        return false;
+    }
+    drain(inbox, w, handle, credit, term, stats);
+    inbox.on_poll(w);
+    if inbox.congested() {
+        // Hand over what this worker buffered, or the congestion may be its own.
+        inbox.on_idle(w);
+        back_off(8, true);
+        return true;
+    }
+    false
+}
+
+/// Moves the inbox's arrived tasks into this worker's scheduler handle, with their tokens.
+#[inline]
+fn drain<T: Task, H: Handle<T>, X: Inbox<T>>(
+    inbox: &X,
+    w: usize,
+    handle: &mut H,
+    credit: &mut Credit,
+    term: &Termination,
+    stats: &mut ThreadStats,
+) -> usize {
+    let mut pushes = 0;
+    let taken = inbox.drain(w, &mut |t, p| {
+        term.on_push(credit);
+        pushes += 1;
+        handle.push(t, p);
+    });
+    stats.pushes += pushes;
+    taken
 }
 
 /// Accounts a task popped at `t0`..`t1` whose operator just returned.

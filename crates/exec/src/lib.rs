@@ -3,6 +3,7 @@
 //! protocol of `src/README.md`, and returns a [`RunReport`] of merged per-thread statistics.
 
 mod for_each;
+pub mod inbox;
 mod pin;
 pub mod probe;
 pub mod rank;
@@ -11,9 +12,10 @@ mod stats;
 pub mod termination;
 
 pub use for_each::{
-    cores, default_threads, for_each, panic_message, Context, ExecConfig, ExecError, FirstPanic,
-    MAX_THREADS,
+    cores, default_threads, for_each, for_each_open, panic_message, Context, ExecConfig, ExecError,
+    FirstPanic, MAX_THREADS,
 };
+pub use inbox::{Closed, Inbox};
 pub use pin::pin_current_thread;
 pub use probe::{Breakdown, Probes, Trace};
 pub use rank::{RankSamples, RankSummary};

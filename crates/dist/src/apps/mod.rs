@@ -1,0 +1,67 @@
+//! The distributed applications. Each keeps its per-node state for the nodes this rank owns,
+//! runs local tasks through the executor, and sends a record to a node's owner instead of
+//! touching remote state.
+
+pub mod bfs;
+pub mod cc;
+pub mod pagerank;
+pub mod sssp;
+pub mod tc;
+
+use crate::net::{DistResult, Net};
+use crate::partition::Partition;
+use mpi::datatype::Equivalence;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// Lowers `a` to `x`; true if it did.
+#[inline]
+pub fn lower_u32(a: &AtomicU32, x: u32) -> bool {
+    a.fetch_min(x, Ordering::Relaxed) > x
+}
+
+#[inline]
+pub fn lower_u64(a: &AtomicU64, x: u64) -> bool {
+    a.fetch_min(x, Ordering::Relaxed) > x
+}
+
+/// Every rank's per-node values on rank 0, in global node order (`None` elsewhere).
+pub fn gather_values<T: Equivalence + Copy + Default>(
+    net: &Net,
+    part: &Partition,
+    mine: &[T],
+) -> DistResult<Option<Vec<T>>> {
+    let Some(all) = net.gather(mine)? else {
+        return Ok(None);
+    };
+    let mut out = vec![T::default(); part.num_nodes() as usize];
+    let mut at = 0;
+    for r in 0..part.ranks() {
+        for l in 0..part.count(r) {
+            out[part.global(r, l) as usize] = all[at];
+            at += 1;
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Per-worker counters for work done inside message handlers (which have no `Context`).
+pub struct WorkerCounters(Vec<crossbeam_utils::CachePadded<AtomicU64>>);
+
+impl WorkerCounters {
+    pub fn new(workers: usize) -> Self {
+        WorkerCounters(
+            (0..workers)
+                .map(|_| crossbeam_utils::CachePadded::new(AtomicU64::new(0)))
+                .collect(),
+        )
+    }
+
+    #[inline]
+    pub fn add(&self, worker: usize, n: u64) {
+        self.0[worker].fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+}

@@ -1,0 +1,148 @@
+//! PageRank by residual pushing, as `ordo pagerank` computes it (same definition, threshold
+//! and PR priority; see `ordo_algos::pagerank`): a task takes its node's residual, keeps it,
+//! and gives `α r / outdeg` to each out-neighbour; a share for a node on another rank travels
+//! as a record (target, share) and is added there, which schedules a local task when it
+//! lifts the residual over the threshold. Scores are normalized with a global sum.
+
+use crate::graph::LocalGraph;
+use crate::mail::Mailroom;
+use crate::runtime::DistApp;
+use crate::wire::{put_u32, put_u64, Reader};
+use ordo_algos::pagerank::DAMPING;
+use ordo_exec::Context;
+use ordo_sched::Handle;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const EMPTY_TAKES: usize = 0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrTask {
+    pub node: u32,
+}
+
+/// An `f64` updated by read-modify-writes (Relaxed: each location has one modification
+/// order, so no mass is lost; totals are read after the run joined).
+pub struct AtomicF64(AtomicU64);
+
+impl AtomicF64 {
+    fn new(x: f64) -> Self {
+        AtomicF64(AtomicU64::new(x.to_bits()))
+    }
+
+    fn take(&self) -> f64 {
+        f64::from_bits(self.0.swap(0f64.to_bits(), Ordering::Relaxed))
+    }
+
+    /// Adds `d`; returns the value before.
+    fn add(&self, d: f64) -> f64 {
+        let mut cur = self.0.load(Ordering::Relaxed);
+        loop {
+            let new = (f64::from_bits(cur) + d).to_bits();
+            match self
+                .0
+                .compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return f64::from_bits(cur),
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    pub fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+}
+
+pub struct PageRank<'g> {
+    g: &'g LocalGraph,
+    eps: f64,
+    pub x: Vec<AtomicF64>,
+    pub r: Vec<AtomicF64>,
+}
+
+/// PR priority (seed 000): larger residuals first, the whole part of residual / ε.
+fn priority(residual: f64, eps: f64) -> u64 {
+    const TOP: u64 = 1 << 40;
+    TOP - ((residual / eps) as u64).min(TOP)
+}
+
+impl<'g> PageRank<'g> {
+    pub fn new(g: &'g LocalGraph, tolerance: f64) -> Self {
+        let eps = ordo_algos::pagerank::threshold(g.num_nodes() as usize, tolerance);
+        let start = 1.0 - DAMPING;
+        PageRank {
+            g,
+            eps,
+            x: (0..g.local_nodes()).map(|_| AtomicF64::new(0.0)).collect(),
+            r: (0..g.local_nodes())
+                .map(|_| AtomicF64::new(start))
+                .collect(),
+        }
+    }
+
+    pub fn initial(&self) -> Vec<(PrTask, u64)> {
+        let start = 1.0 - DAMPING;
+        if start < self.eps {
+            return Vec::new();
+        }
+        (0..self.g.local_nodes())
+            .map(|l| (PrTask { node: l }, priority(start, self.eps)))
+            .collect()
+    }
+
+    pub fn empty_takes(report: &ordo_exec::RunReport) -> u64 {
+        report.total.app[EMPTY_TAKES]
+    }
+
+    #[inline]
+    fn add(&self, l: u32, share: f64, push: &mut impl FnMut(PrTask, u64)) {
+        let before = self.r[l as usize].add(share);
+        if before < self.eps && before + share >= self.eps {
+            push(PrTask { node: l }, priority(before + share, self.eps));
+        }
+    }
+}
+
+impl DistApp for PageRank<'_> {
+    type Task = PrTask;
+
+    fn run_task<H: Handle<PrTask>>(
+        &self,
+        task: PrTask,
+        ctx: &mut Context<'_, PrTask, H>,
+        mail: &Mailroom,
+    ) {
+        let g = self.g;
+        let mass = self.r[task.node as usize].take();
+        if mass == 0.0 {
+            ctx.count(EMPTY_TAKES, 1);
+            return;
+        }
+        self.x[task.node as usize].add(mass);
+        let out = g.neighbors(task.node);
+        if out.is_empty() {
+            return; // dangling: its share only rescales the result
+        }
+        let share = DAMPING * mass / out.len() as f64;
+        let worker = ctx.worker();
+        for &t in out {
+            let owner = g.part.owner(t);
+            if owner == g.rank {
+                self.add(g.part.local(t), share, &mut |task, p| ctx.push(task, p));
+            } else {
+                mail.send(worker, owner, |b| {
+                    put_u32(b, t);
+                    put_u64(b, share.to_bits());
+                });
+            }
+        }
+    }
+
+    fn deliver(&self, bytes: &[u8], _worker: usize, push: &mut dyn FnMut(PrTask, u64)) {
+        let mut r = Reader::new(bytes);
+        while !r.is_empty() {
+            let (t, share) = (r.u32(), f64::from_bits(r.u64()));
+            self.add(self.g.part.local(t), share, &mut |task, p| push(task, p));
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! One rank's part of a partitioned graph: a CSR over the nodes it owns, whose targets are
+//! global ids, and the redistributions between layouts (symmetrize, repartition, gather).
+
+use crate::net::{DistResult, Net};
+use crate::partition::Partition;
+use ordo_graph::{Buf, Graph, IdBase};
+
+pub struct LocalGraph {
+    pub part: Partition,
+    pub rank: usize,
+    /// Global arc count.
+    pub m: u64,
+    /// Local CSR: `offsets[l]..offsets[l + 1]` are local node l's arcs.
+    pub offsets: Vec<u64>,
+    /// Global target ids.
+    pub targets: Vec<u32>,
+    pub weights: Option<Vec<u32>>,
+    /// How the input file numbered its nodes (for `--source` and output ids).
+    pub id_base: IdBase,
+    /// Where the graph came from: a format name or `generated`.
+    pub origin: String,
+}
+
+/// Arcs being moved to their owners: (source, target, weight) triples, flattened so MPI sends
+/// them as plain u32s.
+#[derive(Default)]
+pub struct ArcsTo {
+    pub per_rank: Vec<Vec<u32>>,
+}
+
+impl ArcsTo {
+    pub fn new(ranks: usize) -> ArcsTo {
+        ArcsTo {
+            per_rank: vec![Vec::new(); ranks],
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, rank: usize, u: u32, v: u32, w: u32) {
+        self.per_rank[rank].extend_from_slice(&[u, v, w]);
+    }
+}
+
+/// How [`LocalGraph::from_arcs`] treats repeated arcs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Arcs {
+    /// Keep every arc (a repartition must not change the graph).
+    Keep,
+    /// One arc per (u, v), the lightest, and no self-loops: a simple graph.
+    Simple,
+}
+
+impl LocalGraph {
+    pub fn num_nodes(&self) -> u32 {
+        self.part.num_nodes()
+    }
+
+    /// Nodes this rank owns.
+    pub fn local_nodes(&self) -> u32 {
+        (self.offsets.len() - 1) as u32
+    }
+
+    #[inline]
+    pub fn arcs(&self, l: u32) -> std::ops::Range<usize> {
+        self.offsets[l as usize] as usize..self.offsets[l as usize + 1] as usize
+    }
+
+    #[inline]
+    pub fn neighbors(&self, l: u32) -> &[u32] {
+        &self.targets[self.arcs(l)]
+    }
+
+    #[inline]
+    pub fn global(&self, l: u32) -> u32 {
+        self.part.global(self.rank, l)
+    }
+
+    pub fn max_weight(&self) -> u32 {
+        self.weights
+            .as_ref()
+            .and_then(|w| w.iter().copied().max())
+            .unwrap_or(1)
+    }
+
+    /// Sends every arc to its owner under `part` and builds the local CSR there. Every rank
+    /// calls this together.
+    pub fn from_arcs(
+        net: &Net,
+        part: Partition,
+        arcs: ArcsTo,
+        weighted: bool,
+        mode: Arcs,
+    ) -> DistResult<(Vec<u64>, Vec<u32>, Option<Vec<u32>>)> {
+        let (flat, _) = net.exchange(&arcs.per_rank)?;
+        drop(arcs);
+        let count = part.count(net.rank) as usize;
+        let mut triples: Vec<(u32, u32, u32)> = flat
+            .chunks_exact(3)
+            .map(|c| (part.local(c[0]), c[1], c[2]))
+            .collect();
+        drop(flat);
+        triples.sort_unstable();
+        if mode == Arcs::Simple {
+            triples.retain(|&(l, v, _)| part.global(net.rank, l) != v);
+            // Sorted by (u, v, w): the first of each (u, v) run is the lightest.
+            triples.dedup_by_key(|t| (t.0, t.1));
+        }
+        let mut offsets = vec![0u64; count + 1];
+        for &(l, _, _) in &triples {
+            offsets[l as usize + 1] += 1;
+        }
+        for i in 0..count {
+            offsets[i + 1] += offsets[i];
+        }
+        let targets = triples.iter().map(|t| t.1).collect();
+        let weights = weighted.then(|| triples.iter().map(|t| t.2).collect());
+        Ok((offsets, targets, weights))
+    }
+
+    /// Moves this graph to another layout, keeping every arc.
+    pub fn repartition(self, net: &Net, part: Partition) -> DistResult<LocalGraph> {
+        let mut out = ArcsTo::new(net.size);
+        for l in 0..self.local_nodes() {
+            let u = self.global(l);
+            for i in self.arcs(l) {
+                let v = self.targets[i];
+                let w = self.weights.as_ref().map_or(1, |w| w[i]);
+                out.push(part.owner(u), u, v, w);
+            }
+        }
+        let weighted = self.weights.is_some();
+        let (offsets, targets, weights) =
+            LocalGraph::from_arcs(net, part.clone(), out, weighted, Arcs::Keep)?;
+        Ok(LocalGraph {
+            part,
+            offsets,
+            targets,
+            weights,
+            ..self
+        })
+    }
+
+    /// The undirected simple graph (every arc both ways, no self-loops, no repeats, no
+    /// weights), as [`ordo_graph::undirected_simple`] makes it on one machine.
+    pub fn undirected_simple(&self, net: &Net) -> DistResult<LocalGraph> {
+        let mut out = ArcsTo::new(net.size);
+        for l in 0..self.local_nodes() {
+            let u = self.global(l);
+            for &v in self.neighbors(l) {
+                out.push(net.rank, u, v, 1);
+                out.push(self.part.owner(v), v, u, 1);
+            }
+        }
+        let (offsets, targets, _) =
+            LocalGraph::from_arcs(net, self.part.clone(), out, false, Arcs::Simple)?;
+        let m = net.sum_u64(targets.len() as u64);
+        Ok(LocalGraph {
+            part: self.part.clone(),
+            rank: self.rank,
+            m,
+            offsets,
+            targets,
+            weights: None,
+            id_base: self.id_base,
+            origin: self.origin.clone(),
+        })
+    }
+
+    /// The whole graph on rank 0 (for verification against the serial oracles); `None` on
+    /// the other ranks. Needs the whole graph to fit on rank 0.
+    pub fn gather(&self, net: &Net) -> DistResult<Option<Graph>> {
+        let degrees: Vec<u64> = self.offsets.windows(2).map(|w| w[1] - w[0]).collect();
+        let degrees = net.gather(&degrees)?;
+        let targets = net.gather(&self.targets)?;
+        let weights = match &self.weights {
+            Some(w) => net.gather(w)?,
+            None => None,
+        };
+        let (Some(degrees), Some(targets)) = (degrees, targets) else {
+            return Ok(None);
+        };
+        // Pieces arrive in rank order; node ids follow the partition.
+        let n = self.num_nodes() as usize;
+        let mut deg = vec![0u64; n];
+        let mut first = vec![0u64; n];
+        let (mut at, mut arc) = (0usize, 0u64);
+        for r in 0..self.part.ranks() {
+            for l in 0..self.part.count(r) {
+                let v = self.part.global(r, l) as usize;
+                deg[v] = degrees[at];
+                first[v] = arc;
+                arc += degrees[at];
+                at += 1;
+            }
+        }
+        let mut offsets = vec![0u64; n + 1];
+        for v in 0..n {
+            offsets[v + 1] = offsets[v] + deg[v];
+        }
+        let mut t = vec![0u32; targets.len()];
+        let mut w = weights.as_ref().map(|_| vec![0u32; targets.len()]);
+        for v in 0..n {
+            let (src, dst) = (first[v] as usize, offsets[v] as usize);
+            let len = deg[v] as usize;
+            t[dst..dst + len].copy_from_slice(&targets[src..src + len]);
+            if let (Some(w), Some(all)) = (w.as_mut(), weights.as_ref()) {
+                w[dst..dst + len].copy_from_slice(&all[src..src + len]);
+            }
+        }
+        let g = Graph::from_csr(
+            Buf::from_vec(offsets),
+            Buf::from_vec(t),
+            w.map(Buf::from_vec),
+            self.id_base,
+        )
+        .map_err(|e| crate::net::DistError::Failed(format!("gathered graph: {e}")))?;
+        Ok(Some(g))
+    }
+}

@@ -1,0 +1,263 @@
+//! The mailroom: the state one process's workers and its communication thread share.
+//!
+//! ```text
+//!  worker w ──send──> outbox[w][dest] ──full / old / idle──> queue ──comm──> MPI ──> peer
+//!  worker w <──drain── arrived <──comm── MPI <── peer
+//! ```
+//! * A task for a remote node is a *record* appended to the sending worker's own buffer for
+//!   its destination (no lock is contended: only worker w touches outbox w). A buffer leaves
+//!   when it reaches `aggregate` bytes, when it is older than `flush_age` at the worker's
+//!   next poll, or when the worker goes idle; the communication thread posts it to MPI.
+//! * Reservation-free: the sender never asks for a slot; the receiver keeps whole buffers in
+//!   `arrived` until a worker drains them (runs each record's handler, which may push local
+//!   tasks). Credit-based back-pressure bounds that: each sender may have at most
+//!   `credit` bytes sent to a destination and not yet drained there; drained bytes go back as
+//!   credit messages. Buffers without credit wait in the sender's queue; when the queue holds
+//!   more than half the memory bound, [`Mailroom::congested`] makes this process's workers stop
+//!   running tasks (they keep draining, so credit keeps flowing and no cycle of waiting
+//!   processes can form) until the queue shrinks.
+//! * Buffer memory comes from per-thread pools recycled through one-to-one bins (seed 004
+//!   §2.2): a worker allocates its send buffers, and when MPI is done with one the
+//!   communication thread returns it to that worker's home bin; the communication thread
+//!   allocates receive buffers, and the worker that drains one returns it through the bin
+//!   from that worker to the communication thread. Each bin has exactly one producer and one
+//!   consumer (a bounded `crossbeam_queue::ArrayQueue` used single-producer/single-consumer);
+//!   a full bin frees the buffer instead.
+
+use crossbeam_queue::ArrayQueue;
+use crossbeam_utils::CachePadded;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Message tuning, the same on every rank.
+#[derive(Debug, Clone)]
+pub struct MailConfig {
+    /// Bytes per aggregated buffer before it is sent.
+    pub aggregate: usize,
+    /// A partly filled buffer is sent once this old (checked when its worker polls).
+    pub flush_age: Duration,
+    /// Bound on this process's buffered message bytes (queued to send, in flight, arrived and
+    /// not yet drained); see `docs/distributed.md` for what may exceed it.
+    pub buffer_limit: u64,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        MailConfig {
+            aggregate: 16 << 10,
+            flush_age: Duration::from_micros(200),
+            buffer_limit: 256 << 20,
+        }
+    }
+}
+
+struct Outbox {
+    bufs: Vec<Vec<u8>>,
+    /// When the oldest unsent record was written.
+    since: Option<Instant>,
+    records: u64,
+}
+
+/// A buffer on its way out or in.
+pub struct Parcel {
+    /// The destination (outgoing) or the source (arrived).
+    pub peer: usize,
+    /// The worker whose pool the buffer came from (outgoing) or that drained it (arrived).
+    pub worker: usize,
+    pub bytes: Vec<u8>,
+}
+
+/// Buffers each bin keeps before freeing the surplus.
+const BIN: usize = 64;
+
+pub struct Mailroom {
+    pub ranks: usize,
+    pub me: usize,
+    pub cfg: MailConfig,
+    outboxes: Vec<CachePadded<Mutex<Outbox>>>,
+    /// Flushed buffers for the communication thread.
+    pub(crate) queue: Mutex<Vec<Parcel>>,
+    /// Bytes flushed and not yet handed to MPI (queue plus the comm thread's waiting lists).
+    pub(crate) queued_bytes: AtomicU64,
+    /// Received buffers waiting for a worker.
+    pub(crate) arrived: Mutex<VecDeque<Parcel>>,
+    /// Buffers the comm thread put into `arrived`, and buffers workers finished draining.
+    pub(crate) received: AtomicU64,
+    pub(crate) delivered: AtomicU64,
+    /// Bytes drained per source, to return as credit.
+    pub(crate) drained_from: Vec<CachePadded<AtomicU64>>,
+    /// Buffered bytes now (queued, in flight, arrived), and the most ever.
+    buffered: AtomicU64,
+    peak: AtomicU64,
+    /// Send buffers MPI is done with, back to the worker that allocated them.
+    home_bins: Vec<ArrayQueue<Vec<u8>>>,
+    /// Drained receive buffers, from each worker back to the communication thread.
+    comm_bins: Vec<ArrayQueue<Vec<u8>>>,
+    pub(crate) finished: AtomicBool,
+    pub(crate) congested: AtomicBool,
+    pub(crate) congested_waits: AtomicU64,
+}
+
+impl Mailroom {
+    pub fn new(ranks: usize, me: usize, workers: usize, cfg: MailConfig) -> Mailroom {
+        let outboxes = (0..workers)
+            .map(|_| {
+                CachePadded::new(Mutex::new(Outbox {
+                    bufs: (0..ranks).map(|_| Vec::new()).collect(),
+                    since: None,
+                    records: 0,
+                }))
+            })
+            .collect();
+        Mailroom {
+            ranks,
+            me,
+            cfg,
+            outboxes,
+            queue: Mutex::new(Vec::new()),
+            queued_bytes: AtomicU64::new(0),
+            arrived: Mutex::new(VecDeque::new()),
+            received: AtomicU64::new(0),
+            delivered: AtomicU64::new(0),
+            drained_from: (0..ranks)
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
+            buffered: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
+            home_bins: (0..workers).map(|_| ArrayQueue::new(BIN)).collect(),
+            comm_bins: (0..workers).map(|_| ArrayQueue::new(BIN)).collect(),
+            finished: AtomicBool::new(false),
+            congested: AtomicBool::new(false),
+            congested_waits: AtomicU64::new(0),
+        }
+    }
+
+    /// Appends one record for rank `dest` to `worker`'s buffer: `write` adds its bytes.
+    #[inline]
+    pub fn send(&self, worker: usize, dest: usize, write: impl FnOnce(&mut Vec<u8>)) {
+        debug_assert_ne!(dest, self.me, "local work is pushed, not sent");
+        let mut ob = lock(&self.outboxes[worker]);
+        let ob = &mut *ob;
+        let buf = &mut ob.bufs[dest];
+        if buf.capacity() == 0 {
+            *buf = self.home_bins[worker]
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(self.cfg.aggregate + 64));
+        }
+        write(buf);
+        ob.records += 1;
+        ob.since.get_or_insert_with(Instant::now);
+        if buf.len() >= self.cfg.aggregate {
+            let bytes = std::mem::take(buf);
+            self.hand_over(worker, dest, bytes);
+        }
+    }
+
+    /// Hands every partly filled buffer of `worker` to the communication thread.
+    pub fn flush(&self, worker: usize) {
+        let mut ob = lock(&self.outboxes[worker]);
+        if ob.since.take().is_none() {
+            return;
+        }
+        for dest in 0..self.ranks {
+            if !ob.bufs[dest].is_empty() {
+                let bytes = std::mem::take(&mut ob.bufs[dest]);
+                self.hand_over(worker, dest, bytes);
+            }
+        }
+    }
+
+    /// Flushes `worker`'s buffers if the oldest record has waited `flush_age`.
+    pub fn flush_if_old(&self, worker: usize) {
+        let old = lock(&self.outboxes[worker])
+            .since
+            .is_some_and(|t| t.elapsed() >= self.cfg.flush_age);
+        if old {
+            self.flush(worker);
+        }
+    }
+
+    fn hand_over(&self, worker: usize, dest: usize, bytes: Vec<u8>) {
+        let len = bytes.len() as u64;
+        self.add_buffered(len);
+        let queued = self.queued_bytes.fetch_add(len, Ordering::Relaxed) + len;
+        if queued > self.cfg.buffer_limit / 2 {
+            self.congested.store(true, Ordering::Relaxed);
+        }
+        lock(&self.queue).push(Parcel {
+            peer: dest,
+            worker,
+            bytes,
+        });
+    }
+
+    /// Takes one arrived buffer, or `None`.
+    pub(crate) fn take_arrived(&self) -> Option<Parcel> {
+        lock(&self.arrived).pop_front()
+    }
+
+    /// Worker `worker` finished the handlers of `parcel`'s records.
+    pub(crate) fn done_with(&self, worker: usize, parcel: Parcel) {
+        let len = parcel.bytes.len() as u64;
+        self.drained_from[parcel.peer].fetch_add(len, Ordering::Relaxed);
+        self.sub_buffered(len);
+        let mut bytes = parcel.bytes;
+        bytes.clear();
+        // A full bin means the pool is big enough: free this one.
+        let _ = self.comm_bins[worker].push(bytes);
+        // Release: the comm thread that sees this count also sees the tokens of the tasks the
+        // handlers pushed (the passivity check in `comm.rs`).
+        self.delivered.fetch_add(1, Ordering::Release);
+    }
+
+    /// MPI is done sending `parcel`: its buffer goes home.
+    pub(crate) fn sent(&self, parcel: Parcel) {
+        self.sub_buffered(parcel.bytes.len() as u64);
+        let mut bytes = parcel.bytes;
+        bytes.clear();
+        let _ = self.home_bins[parcel.worker].push(bytes);
+    }
+
+    /// A buffer for a message of `len` bytes, from the drained-buffer bins when one is there.
+    pub(crate) fn receive_buffer(&self, len: usize, turn: usize) -> Vec<u8> {
+        let w = self.comm_bins.len();
+        let mut buf = (0..w)
+            .find_map(|i| self.comm_bins[(turn + i) % w].pop())
+            .unwrap_or_default();
+        buf.resize(len, 0);
+        buf
+    }
+
+    pub(crate) fn add_buffered(&self, len: u64) {
+        let now = self.buffered.fetch_add(len, Ordering::Relaxed) + len;
+        self.peak.fetch_max(now, Ordering::Relaxed);
+    }
+
+    pub(crate) fn sub_buffered(&self, len: u64) {
+        self.buffered.fetch_sub(len, Ordering::Relaxed);
+    }
+
+    pub fn peak_buffered(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+
+    /// Records sent by every worker.
+    pub fn records(&self) -> u64 {
+        self.outboxes.iter().map(|o| lock(o).records).sum()
+    }
+
+    pub fn is_congested(&self) -> bool {
+        self.congested.load(Ordering::Relaxed)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::Acquire)
+    }
+}
+
+/// Locks, ignoring poisoning: a panicking worker aborts the whole job anyway (`runtime.rs`).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

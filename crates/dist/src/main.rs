@@ -1,0 +1,7 @@
+//! `ordo-dist`: distributed ordo, launched with `mpirun -np N ordo-dist APP GRAPH ...`.
+
+mod cli;
+
+fn main() {
+    std::process::exit(cli::main());
+}
