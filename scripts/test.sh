@@ -3,7 +3,8 @@
 # release mode (adversarial graphs, 16-thread stress, bad input for every subcommand, Ctrl-C),
 # the loom model checks of the lock-free protocols, a short libFuzzer run of every graph
 # reader, and the Python package (`pip install .` into .venv, then pytest with the
-# docstrings' examples). docs/reliability.md says what each covers.
+# docstrings' examples). docs/reliability.md says what each covers. Open MPI is installed
+# when missing (scripts/mpi_env.sh) for ordo-dist's tests, which launch mpirun.
 # Tests that need the shared real graphs look in $ORDO_DATA or ../shared/data and skip with a
 # message when they are absent.
 set -euo pipefail
@@ -18,6 +19,9 @@ for component in rustfmt clippy; do
         rustup component add "$component"
     fi
 done
+
+# ordo-dist builds against MPI and its tests run mpirun -np 1, 2 and 4 on this host.
+scripts/mpi_env.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

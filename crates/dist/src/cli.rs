@@ -80,6 +80,10 @@ struct Args {
     /// Do not pin worker threads to cores
     #[arg(long)]
     no_pin: bool,
+    /// Cap each rank's address space (e.g. 8G): a rank that needs more fails with an
+    /// allocation error and mpirun stops the whole job, instead of the machine swapping
+    #[arg(long, value_parser = parse_bytes)]
+    max_memory: Option<u64>,
     /// Print one JSON object (rank 0) instead of the text summary
     #[arg(long)]
     json: bool,
@@ -130,6 +134,21 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    if let Some(bytes) = args.max_memory {
+        let lim = libc::rlimit {
+            rlim_cur: bytes,
+            rlim_max: bytes,
+        };
+        // SAFETY: setrlimit reads the struct we pass; lowering our own limit is always allowed.
+        if unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) } != 0 {
+            eprintln!(
+                "ordo-dist: rank {}: --max-memory: {}",
+                net.rank,
+                std::io::Error::last_os_error()
+            );
+            return 2;
+        }
+    }
     let code = match run(&net, &args) {
         Ok(()) => 0,
         Err(e) => {

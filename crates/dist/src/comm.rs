@@ -331,8 +331,8 @@ impl<'a> Comm<'a> {
         self.net
             .world
             .all_to_all_into(&self.credits_sent[..], &mut expected[..]);
-        for src in 0..self.net.size {
-            while self.credits_received[src] < expected[src] {
+        for (src, &want) in expected.iter().enumerate() {
+            while self.credits_received[src] < want {
                 let (msg, status) = self
                     .net
                     .world

@@ -41,6 +41,9 @@ impl ArcsTo {
     }
 }
 
+/// A local CSR: offsets, global targets, weights.
+pub type Csr = (Vec<u64>, Vec<u32>, Option<Vec<u32>>);
+
 /// How [`LocalGraph::from_arcs`] treats repeated arcs.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Arcs {
@@ -90,7 +93,7 @@ impl LocalGraph {
         arcs: ArcsTo,
         weighted: bool,
         mode: Arcs,
-    ) -> DistResult<(Vec<u64>, Vec<u32>, Option<Vec<u32>>)> {
+    ) -> DistResult<Csr> {
         let (flat, _) = net.exchange(&arcs.per_rank)?;
         drop(arcs);
         let count = part.count(net.rank) as usize;

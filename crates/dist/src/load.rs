@@ -127,8 +127,7 @@ pub fn load(net: &Net, src: &Source, hashed: bool, seed: u64) -> DistResult<Loca
         Source::Gen(spec) => generate(net, spec, seed)?,
         Source::File(path) => {
             if is_plain_binary(path) {
-                let part = net.agree(read_binary_part(net, path))?;
-                part
+                net.agree(read_binary_part(net, path))?
             } else {
                 scatter_text(net, path)?
             }
@@ -224,14 +223,10 @@ fn read_binary_part(net: &Net, path: &Path) -> DistResult<LocalGraph> {
         )));
     }
     let n32 = n as u32;
-    // Reads of single offsets while cutting; remember the first error.
+    // Single offsets while cutting. The length check makes a failed read unlikely (the file
+    // would have to shrink under us); it then cuts at the end, and the slice read below fails.
     let mut failure = None;
-    let offset_of = |v: u32| -> u64 {
-        read_u64(&f, HEADER + 8 * v as u64).unwrap_or_else(|_| {
-            // Unreachable after the length check unless the file shrinks under us.
-            u64::MAX
-        })
-    };
+    let offset_of = |v: u32| -> u64 { read_u64(&f, HEADER + 8 * v as u64).unwrap_or(u64::MAX) };
     let part = Partition::by_edges(net.size, n32, offset_of);
     let r = net.rank;
     let (lo, hi) = (part.global(r, 0), part.global(r, 0) + part.count(r));
@@ -459,7 +454,8 @@ mod tests {
             factor: 1.5,
         }
         .size();
-        assert!((m as i64 - 10_904_496).abs() < 2000, "{m}");
+        // (theirs is a sample of that expectation: within 0.1%)
+        assert!((m as i64 - 10_904_496).abs() < 11_000, "{m}");
         assert!(Source::parse("gen:kron").is_err());
         assert!(Source::parse("gen:kronecker:40").is_err());
         assert!(Source::parse("gen:what:1").is_err());

@@ -458,8 +458,9 @@ fn worker_loop<'s, T, S, X, F>(
 }
 
 /// An open run's work between tasks: every [`POLL_EVERY`] tasks, drain the inbox and let it
-/// flush by age; while the inbox reports back-pressure, drain and wait instead of running
-/// tasks. True when the worker should go round again without popping.
+/// flush by age; while the inbox reports back-pressure (checked before every task, one
+/// relaxed load), drain and wait instead of running tasks. True when the worker should go
+/// round again without popping.
 #[inline]
 fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
     inbox: &X,
@@ -469,17 +470,17 @@ fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
     term: &Termination,
     stats: &mut ThreadStats,
 ) -> bool {
-    // `pops` moves only when a task runs, so an idle or waiting worker polls every round.
-    if !stats.pops.is_multiple_of(POLL_EVERY) {
-        return false;
-    }
-    drain(inbox, w, handle, credit, term, stats);
-    inbox.on_poll(w);
     if inbox.congested() {
+        drain(inbox, w, handle, credit, term, stats);
         // Hand over what this worker buffered, or the congestion may be its own.
         inbox.on_idle(w);
         back_off(8, true);
         return true;
+    }
+    // `pops` moves only when a task runs, so an idle worker polls every round.
+    if stats.pops.is_multiple_of(POLL_EVERY) {
+        drain(inbox, w, handle, credit, term, stats);
+        inbox.on_poll(w);
     }
     false
 }

@@ -1,0 +1,305 @@
+//! `ordo-dist` under `mpirun -np 1, 2, 4` on this machine (oversubscribed, as root where
+//! needed): every application against ordo's serial oracles and single-process results,
+//! both layouts, binary and text input, generated graphs independent of the rank count,
+//! a skewed job under a small memory bound, and failures that must end every rank quickly.
+
+use serde_json::Value;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ordo-dist");
+
+struct Outcome {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    took: Duration,
+}
+
+/// Runs `mpirun -np NP ordo-dist ARGS`, killing it (and failing) after `limit`.
+fn mpirun(np: usize, args: &[&str], limit: Duration) -> Outcome {
+    let mut child = Command::new("mpirun")
+        .args([
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "-np",
+            &np.to_string(),
+            BIN,
+        ])
+        .args(args)
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mpirun must be installed (scripts/test.sh installs Open MPI)");
+    let start = Instant::now();
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let readers = (
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = out.read_to_string(&mut s);
+            s
+        }),
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = err.read_to_string(&mut s);
+            s
+        }),
+    );
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("mpirun -np {np} {args:?} hung for {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Outcome {
+        code: status.code(),
+        stdout: readers.0.join().expect("reader"),
+        stderr: readers.1.join().expect("reader"),
+        took: start.elapsed(),
+    }
+}
+
+fn run_json(np: usize, args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--json", "--threads", "2"]);
+    let o = mpirun(np, &all, Duration::from_secs(120));
+    assert_eq!(
+        o.code,
+        Some(0),
+        "np {np} {args:?}: {}\n{}",
+        o.stdout,
+        o.stderr
+    );
+    let json: Value = serde_json::from_str(o.stdout.trim())
+        .unwrap_or_else(|e| panic!("np {np} {args:?}: not one JSON object ({e}): {}", o.stdout));
+    assert_eq!(json["ranks"], np as u64);
+    json
+}
+
+fn amsterdam() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/osm-amsterdam.gr.gz")
+}
+
+/// The embedded graph as an ordo binary file, read in parts by offsets.
+fn amsterdam_binary() -> PathBuf {
+    let path = std::env::temp_dir().join(format!("ordo-dist-test-{}.ordo", std::process::id()));
+    if !path.exists() {
+        let g = ordo_graph::load_graph(&amsterdam(), &Default::default(), None)
+            .unwrap()
+            .graph;
+        ordo_graph::write_graph(&g, &path, Some(ordo_graph::Format::Binary)).unwrap();
+    }
+    path
+}
+
+/// The fields `ordo APP` reports for the result, from the serial oracles.
+fn expected(app: &str, g: &ordo_graph::Graph) -> Vec<(&'static str, u64)> {
+    match app {
+        "bfs" => {
+            let l = ordo_algos::bfs::serial_bfs(g, 0);
+            let (reached, sum, max) = ordo_algos::bfs::summarize(&l);
+            vec![
+                ("reached", reached),
+                ("level_sum", sum),
+                ("max_level", max as u64),
+            ]
+        }
+        "sssp" => {
+            let d = ordo_algos::sssp::dijkstra(g, 0);
+            let (reached, sum, max) = ordo_algos::sssp::summarize(&d);
+            vec![
+                ("reached", reached),
+                ("dist_sum", sum as u64),
+                ("max_dist", max),
+            ]
+        }
+        "cc" => {
+            let u = ordo_graph::undirected_simple(g).unwrap();
+            let l = ordo_algos::cc::serial_cc(&u);
+            vec![
+                ("components", ordo_algos::cc::count(&l)),
+                ("largest", ordo_algos::cc::largest(&l)),
+            ]
+        }
+        "tc" => {
+            let u = ordo_graph::undirected_simple(g).unwrap();
+            vec![("triangles", ordo_algos::tc::serial_tc(&u))]
+        }
+        _ => vec![],
+    }
+}
+
+#[test]
+fn every_app_matches_the_single_process_result_at_1_2_4_ranks() {
+    let g = ordo_graph::load_graph(&amsterdam(), &Default::default(), None)
+        .unwrap()
+        .graph;
+    let text = amsterdam();
+    let binary = amsterdam_binary();
+    for app in ["bfs", "sssp", "cc", "tc", "pagerank"] {
+        let want = expected(app, &g);
+        for np in [1, 2, 4] {
+            for (input, layout) in [(&text, "ranges"), (&binary, "hash")] {
+                let j = run_json(np, &[app, input.to_str().unwrap(), "--partition", layout]);
+                assert_eq!(j["verified"], true, "{app} np {np} {layout}: {j}");
+                assert_eq!(j["nodes"], g.num_nodes() as u64);
+                for (k, v) in &want {
+                    assert_eq!(j[*k], *v, "{app} np {np} {layout}: {k} in {j}");
+                }
+                if np == 1 {
+                    assert_eq!(j["messages"], 0, "one rank sends nothing");
+                } else if app != "tc" {
+                    assert!(j["records"].as_u64().unwrap() > 0, "{j}");
+                    let agg = j["aggregation"].as_f64().unwrap();
+                    assert!(agg >= 1.0, "{j}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn generated_graphs_do_not_depend_on_the_rank_count() {
+    let mut seen = Vec::new();
+    for np in [1, 2, 4] {
+        let j = run_json(np, &["tc", "gen:er:12"]);
+        assert_eq!(j["verified"], true, "{j}");
+        seen.push((j["edges"].clone(), j["triangles"].clone()));
+        let k = run_json(np, &["sssp", "gen:kronecker:10", "--scheduler", "smq"]);
+        assert_eq!(k["verified"], true, "{k}");
+        seen.push((k["edges"].clone(), k["dist_sum"].clone()));
+    }
+    assert_eq!(seen[0], seen[2]);
+    assert_eq!(seen[0], seen[4]);
+    assert_eq!(seen[1], seen[3]);
+    assert_eq!(seen[1], seen[5]);
+}
+
+/// Every arc points into the first 32 nodes, which one rank owns: that rank receives all the
+/// messages. A small bound must hold (up to the documented slack) and the job must finish.
+#[test]
+fn a_skewed_job_completes_within_the_memory_bound() {
+    let n: u32 = 4_000;
+    let mut el = ordo_graph::EdgeList::with_capacity(n, n as usize * 8, false);
+    for u in 32..n {
+        for k in 0..8 {
+            el.push(u, (u * 7 + k * 13) % 32, 1);
+        }
+        el.push(u % 32, u, 1);
+    }
+    let g = el
+        .build(&Default::default(), ordo_graph::IdBase::Zero)
+        .unwrap();
+    let path = std::env::temp_dir().join(format!("ordo-dist-skew-{}.ordo", std::process::id()));
+    ordo_graph::write_graph(&g, &path, Some(ordo_graph::Format::Binary)).unwrap();
+    let limit: u64 = 64 << 10;
+    let aggregate: u64 = 1024;
+    for app in ["pagerank", "bfs"] {
+        let j = run_json(
+            4,
+            &[
+                app,
+                path.to_str().unwrap(),
+                "--buffer-limit",
+                "64K",
+                "--aggregate",
+                "1024",
+            ],
+        );
+        assert_eq!(j["verified"], true, "{j}");
+        let peak = j["peak_buffered_bytes"].as_u64().unwrap();
+        // The documented slack (docs/distributed.md): per worker, one task's output (a hub
+        // has n / 32 out-arcs of 12-byte records) and a partly filled buffer per destination.
+        let slack = 2 * (4 * aggregate + (n as u64 / 32 + 1) * 12);
+        assert!(
+            peak <= limit + slack,
+            "{app}: peak {peak} over {limit} + {slack}: {j}"
+        );
+        assert!(j["records"].as_u64().unwrap() > 0);
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_rank_that_cannot_read_its_part_stops_every_rank() {
+    // Corrupt a target in the last rank's part only: the others read fine.
+    let good = amsterdam_binary();
+    let mut bytes = std::fs::read(&good).unwrap();
+    let n = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
+    let m = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    let last_target = 64 + (n as usize + 1) * 8 + (m as usize - 1) * 4;
+    bytes[last_target..last_target + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let bad = std::env::temp_dir().join(format!("ordo-dist-bad-{}.ordo", std::process::id()));
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = mpirun(4, &["bfs", bad.to_str().unwrap()], Duration::from_secs(60));
+    assert_eq!(o.code, Some(1), "{}\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stderr.contains("rank 3") && o.stderr.contains("not below n"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("rank(s) 3 failed"), "{}", o.stderr);
+    assert!(o.took < Duration::from_secs(30));
+    // A file that is missing everywhere.
+    let o = mpirun(
+        2,
+        &["bfs", "/nonexistent/graph.gr"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    assert!(o.stderr.contains("/nonexistent/graph.gr"), "{}", o.stderr);
+    let _ = std::fs::remove_file(&bad);
+}
+
+#[test]
+fn running_out_of_memory_ends_the_job_quickly() {
+    // Kronecker scale 21 needs about 400 MB per rank for its arcs alone.
+    let o = mpirun(
+        2,
+        &[
+            "bfs",
+            "gen:kronecker:21",
+            "--max-memory",
+            "300M",
+            "--threads",
+            "1",
+        ],
+        Duration::from_secs(90),
+    );
+    assert_ne!(o.code, Some(0), "{}", o.stdout);
+    assert!(o.stderr.contains("memory allocation"), "{}", o.stderr);
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_message() {
+    let o = mpirun(
+        2,
+        &["bfs", "gen:er:8", "--scheduler", "nope"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert_eq!(
+        o.stderr.matches("unknown scheduler").count(),
+        1,
+        "{}",
+        o.stderr
+    );
+    let o = mpirun(2, &["bfs", "gen:what:8"], Duration::from_secs(60));
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert!(o.stderr.contains("unknown generator"), "{}", o.stderr);
+    let o = mpirun(
+        1,
+        &["sssp", "gen:er:8", "--source", "100000"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+}
