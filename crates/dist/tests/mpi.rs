@@ -303,3 +303,40 @@ fn usage_errors_exit_2_with_one_message() {
     );
     assert_eq!(o.code, Some(2), "{}", o.stderr);
 }
+
+/// Termination must neither fire early nor hang when work hops between ranks one message at
+/// a time: on a path with the hash layout every arc crosses ranks, so each rank is idle most
+/// of the time while the single live task travels. An early decision leaves nodes unreached
+/// (verification fails); a missed one hangs (the harness fails after its limit).
+#[test]
+fn termination_waits_for_work_that_hops_between_ranks() {
+    let n: u32 = 1_000;
+    let mut el = ordo_graph::EdgeList::with_capacity(n, n as usize, false);
+    for u in 0..n - 1 {
+        el.push(u, u + 1, 1);
+    }
+    let g = el
+        .build(&Default::default(), ordo_graph::IdBase::Zero)
+        .unwrap();
+    let path = std::env::temp_dir().join(format!("ordo-dist-path-{}.ordo", std::process::id()));
+    ordo_graph::write_graph(&g, &path, Some(ordo_graph::Format::Binary)).unwrap();
+    for np in [2, 4] {
+        let j = run_json(
+            np,
+            &[
+                "bfs",
+                path.to_str().unwrap(),
+                "--partition",
+                "hash",
+                "--flush-us",
+                "50",
+            ],
+        );
+        assert_eq!(j["verified"], true, "{j}");
+        assert_eq!(j["reached"], n as u64, "{j}");
+        assert_eq!(j["max_level"], (n - 1) as u64, "{j}");
+        assert!(j["messages"].as_u64().unwrap() >= (n - 1) as u64 / 2, "{j}");
+        assert!(j["termination_waves"].as_u64().unwrap() >= 2, "{j}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
