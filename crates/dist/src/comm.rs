@@ -92,7 +92,11 @@ pub struct Comm<'a> {
 impl<'a> Comm<'a> {
     pub fn new(net: &'a Net, mail: &'a Mailroom, term: &'a Termination) -> Comm<'a> {
         let peers = (net.size - 1).max(1) as u64;
-        let credit_limit = (mail.cfg.buffer_limit / 2 / peers).max(1) as i64;
+        // A quarter of the bound for what peers may have sent here undrained, so that with
+        // this rank's own in-flight sends (another quarter at most, the same credit seen from
+        // the sender) and its unsent queue (half, `Mailroom::congested`) the total stays
+        // under the bound.
+        let credit_limit = (mail.cfg.buffer_limit / 4 / peers).max(1) as i64;
         Comm {
             net,
             mail,

@@ -11,7 +11,9 @@
 //! * Reservation-free: the sender never asks for a slot; the receiver keeps whole buffers in
 //!   `arrived` until a worker drains them (runs each record's handler, which may push local
 //!   tasks). Credit-based back-pressure bounds that: each sender may have at most
-//!   `credit` bytes sent to a destination and not yet drained there; drained bytes go back as
+//!   `buffer_limit / 4 / (ranks - 1)` bytes sent to a destination and not yet drained there
+//!   (so at most a quarter of the bound arrives here and a quarter is in flight from here);
+//!   drained bytes go back as
 //!   credit messages. Buffers without credit wait in the sender's queue; when the queue holds
 //!   more than half the memory bound, [`Mailroom::congested`] makes this process's workers stop
 //!   running tasks (they keep draining, so credit keeps flowing and no cycle of waiting
