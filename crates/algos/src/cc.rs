@@ -155,7 +155,12 @@ pub fn serial_cc(g: &Graph) -> Vec<u32> {
 /// with this shift, one bag per label costing more than the few extra relabels coarse buckets
 /// allow).
 pub fn default_delta(g: &Graph) -> u32 {
-    (g.num_nodes().max(1) as u64).ilog2().saturating_sub(8)
+    delta_for(g.num_nodes() as u64)
+}
+
+/// [`default_delta`] from the node count alone.
+pub fn delta_for(nodes: u64) -> u32 {
+    nodes.max(1).ilog2().saturating_sub(8)
 }
 
 /// Checks `label` against the serial oracle.

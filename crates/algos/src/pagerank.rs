@@ -62,19 +62,20 @@ pub struct PrOutput {
 /// or counted twice whatever the interleaving (each location has one modification order), no
 /// other data is published through these values, and the final sums are read after
 /// `for_each` has joined the workers.
-struct AtomicF64(AtomicU64);
+pub struct AtomicF64(AtomicU64);
 
 impl AtomicF64 {
-    fn new(x: f64) -> Self {
+    pub fn new(x: f64) -> Self {
         AtomicF64(AtomicU64::new(x.to_bits()))
     }
 
-    fn take(&self) -> f64 {
+    /// Takes the value, leaving 0.
+    pub fn take(&self) -> f64 {
         f64::from_bits(self.0.swap(0f64.to_bits(), Ordering::Relaxed))
     }
 
     /// Adds `d`; returns the previous value.
-    fn add(&self, d: f64) -> f64 {
+    pub fn add(&self, d: f64) -> f64 {
         let mut cur = self.0.load(Ordering::Relaxed);
         loop {
             let new = (f64::from_bits(cur) + d).to_bits();
@@ -88,7 +89,11 @@ impl AtomicF64 {
         }
     }
 
-    fn into_inner(self) -> f64 {
+    pub fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    pub fn into_inner(self) -> f64 {
         f64::from_bits(self.0.into_inner())
     }
 }
@@ -100,7 +105,8 @@ pub fn threshold(n: usize, tolerance: f64) -> f64 {
     (tolerance * n as f64).min((1.0 - DAMPING) / 10.0)
 }
 
-fn priority(residual: f64, eps: f64, kind: PriorityKind) -> u64 {
+/// The task priority of a node whose residual is `residual` (smaller runs first).
+pub fn priority(residual: f64, eps: f64, kind: PriorityKind) -> u64 {
     const TOP: u64 = 1 << 40;
     let scaled = residual / eps;
     let key = match kind {

@@ -193,8 +193,13 @@ pub fn summarize(dist: &[u64]) -> (u64, u128, u64) {
 /// (max 36946, degree 2.8) gets 13, where a sweep of 9..15 is fastest at 13-14; Slashdot with
 /// weights 1:255 (degree 11.5) gets 4, where a sweep of 0..6 is fastest at 2-4.
 pub fn default_delta(g: &Graph) -> u32 {
-    let n = g.num_nodes().max(1) as f64;
-    let degree = (g.num_edges() as f64 / n).max(1.0);
-    let width = (g.max_weight() as f64 / degree).max(1.0);
+    delta_for(g.num_nodes() as u64, g.num_edges() as u64, g.max_weight())
+}
+
+/// [`default_delta`] from the graph's sizes alone (for a graph no process holds whole).
+pub fn delta_for(nodes: u64, arcs: u64, max_weight: u32) -> u32 {
+    let n = nodes.max(1) as f64;
+    let degree = (arcs as f64 / n).max(1.0);
+    let width = (max_weight as f64 / degree).max(1.0);
     width.log2().floor() as u32
 }

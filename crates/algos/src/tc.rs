@@ -66,7 +66,7 @@ impl Oriented {
 }
 
 /// The size of the intersection of two sorted lists.
-fn intersect(a: &[u32], b: &[u32]) -> u64 {
+pub fn intersect(a: &[u32], b: &[u32]) -> u64 {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {

@@ -1,6 +1,7 @@
 //! The command line: parse on every rank, print on rank 0, agree on failures.
 
 use clap::{Parser, ValueEnum};
+use mpi::datatype::Equivalence;
 use mpi::Threading;
 use ordo_dist::apps::{bfs, cc::Cc, gather_values, pagerank::PageRank, sssp::Paths, tc::Tc};
 use ordo_dist::graph::LocalGraph;
@@ -287,7 +288,7 @@ fn gather_all(net: &Net, x: u64) -> Vec<u64> {
 /// Records, messages, bytes and buffering over the whole job.
 fn comm_fields(net: &Net, ran: &Ran, out: &mut Map<String, Value>) {
     let time = ran.time.as_secs_f64();
-    let max_time = f64::from_bits(net.max_u64(time.to_bits()));
+    let max_time = net.max_f64(time);
     let messages = net.sum_u64(ran.comm.sent);
     let records = net.sum_u64(ran.records);
     let bytes = net.sum_u64(ran.comm.bytes_sent);
@@ -379,6 +380,35 @@ fn oracle_graph(net: &Net, a: &Args, g: &LocalGraph) -> DistResult<Option<Graph>
     g.gather(net)
 }
 
+/// The whole graph and every rank's per-node `values` (in global node order) on rank 0 when
+/// verifying.
+fn for_oracle<T: Equivalence + Copy + Default>(
+    net: &Net,
+    a: &Args,
+    g: &LocalGraph,
+    values: &[T],
+) -> DistResult<Option<(Graph, Vec<T>)>> {
+    let full = oracle_graph(net, a, g)?;
+    if a.no_verify {
+        return Ok(None);
+    }
+    Ok(full.zip(gather_values(net, &g.part, values)?))
+}
+
+/// The `k` best-scoring global ids on rank 0, ranked as `ordo_algos::pagerank::top` ranks
+/// them, from every rank's own `k` best: no rank gathers all the scores.
+fn top_ids(net: &Net, g: &LocalGraph, score: &[f64], k: usize) -> DistResult<Option<Vec<u32>>> {
+    let local: Vec<u32> = ordo_algos::pagerank::top(score, k);
+    let ids: Vec<u32> = local.iter().map(|&l| g.global(l)).collect();
+    let scores: Vec<f64> = local.iter().map(|&l| score[l as usize]).collect();
+    let (Some(ids), Some(scores)) = (net.gather(&ids)?, net.gather(&scores)?) else {
+        return Ok(None);
+    };
+    let mut best: Vec<(f64, u32)> = scores.into_iter().zip(ids).collect();
+    best.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    Ok(Some(best.into_iter().take(k).map(|(_, v)| v).collect()))
+}
+
 fn paths(
     net: &Net,
     a: &Args,
@@ -405,10 +435,8 @@ fn paths(
     let delta = if unit {
         0
     } else {
-        // ordo_algos::sssp::default_delta over the whole graph.
-        let max_w = net.max_u64(g.max_weight() as u64) as f64;
-        let degree = (g.m as f64 / n.max(1) as f64).max(1.0);
-        (max_w / degree).max(1.0).log2().floor() as u32
+        let max_weight = net.max_u64(g.max_weight() as u64) as u32;
+        ordo_algos::sssp::delta_for(n, g.m, max_weight)
     };
     let sched = scheduler(a, Some(delta))?;
     let app = if unit {
@@ -445,13 +473,7 @@ fn paths(
         out.insert("edges_scanned".into(), json!(net.sum_u64(scanned)));
     }
     out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
-    let full = oracle_graph(net, a, g)?;
-    let all = if a.no_verify {
-        None
-    } else {
-        gather_values(net, &g.part, &dist)?
-    };
-    if let (Some(full), Some(all)) = (full, all) {
+    if let Some((full, all)) = for_oracle(net, a, g, &dist)? {
         let t = Instant::now();
         let expect: Vec<u64> = if unit {
             ordo_algos::bfs::serial_bfs(&full, source)
@@ -509,8 +531,7 @@ fn components(
     mail: &MailConfig,
     out: &mut Map<String, Value>,
 ) -> DistResult<Ran> {
-    let n = g.num_nodes().max(1);
-    let sched = scheduler(a, Some(n.ilog2().saturating_sub(8)))?;
+    let sched = scheduler(a, Some(ordo_algos::cc::delta_for(g.num_nodes() as u64)))?;
     let app = Cc::new(g);
     let initial = app.initial();
     let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
@@ -541,13 +562,7 @@ fn components(
     out.insert("components".into(), json!(net.sum_u64(roots)));
     out.insert("largest".into(), json!(largest));
     out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
-    let full = oracle_graph(net, a, g)?;
-    let all = if a.no_verify {
-        None
-    } else {
-        gather_values(net, &g.part, &label)?
-    };
-    if let (Some(full), Some(all)) = (full, all) {
+    if let Some((full, all)) = for_oracle(net, a, g, &label)? {
         let t = Instant::now();
         let expect = ordo_algos::cc::serial_cc(&full);
         let check = ordo_algos::compare(&all, &expect, |l| l.to_string(), |v| full.file_id(v));
@@ -624,16 +639,14 @@ fn pagerank(
         "empty_takes".into(),
         json!(net.sum_u64(PageRank::empty_takes(&ran.report))),
     );
-    let all = gather_values(net, &g.part, &score)?;
-    let full = oracle_graph(net, a, g)?;
-    if let Some(all) = &all {
-        let top: Vec<u64> = ordo_algos::pagerank::top(all, 10)
+    if let Some(top) = top_ids(net, g, &score, 10)? {
+        let top: Vec<u64> = top
             .into_iter()
             .map(|v| v as u64 + g.id_base.offset())
             .collect();
         out.insert("top".into(), json!(top));
     }
-    if let (Some(full), Some(all)) = (full, all) {
+    if let Some((full, all)) = for_oracle(net, a, g, &score)? {
         let t = Instant::now();
         let result = ordo_algos::pagerank::PrOutput {
             score: all,

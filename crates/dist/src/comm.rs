@@ -67,11 +67,17 @@ struct Wave {
     recv: *mut [u64],
 }
 
+/// The communication thread's state. It stays on that thread (its raw pointers make it
+/// neither `Send` nor `Sync`); each pointer is a buffer it owns until the request completes.
 pub struct Comm<'a> {
     net: &'a Net,
     mail: &'a Mailroom,
     term: &'a Termination,
     in_flight: Vec<InFlight>,
+    /// Reused between rounds so the loop does not allocate: flushed parcels just taken from
+    /// the shared queue, and requests still pending.
+    fresh: Vec<Parcel>,
+    still_pending: Vec<InFlight>,
     /// Per destination: buffers waiting for credit, and the bytes it may still be sent.
     waiting: Vec<VecDeque<Parcel>>,
     credit: Vec<i64>,
@@ -87,8 +93,6 @@ pub struct Comm<'a> {
     pub stats: CommStats,
 }
 
-// SAFETY: `Comm` lives and is used on the communication thread only; the raw pointers are
-// buffers owned by it until their requests complete.
 impl<'a> Comm<'a> {
     pub fn new(net: &'a Net, mail: &'a Mailroom, term: &'a Termination) -> Comm<'a> {
         let peers = (net.size - 1).max(1) as u64;
@@ -102,6 +106,8 @@ impl<'a> Comm<'a> {
             mail,
             term,
             in_flight: Vec::new(),
+            fresh: Vec::new(),
+            still_pending: Vec::new(),
             waiting: (0..net.size).map(|_| VecDeque::new()).collect(),
             credit: vec![credit_limit; net.size],
             credit_limit,
@@ -124,11 +130,16 @@ impl<'a> Comm<'a> {
             busy |= self.receive();
             busy |= self.complete_sends();
             busy |= self.return_credit(idle > 0);
+            // Relaxed: congestion is a hint read by workers between tasks; a stale value
+            // delays or prolongs a wait by a round, and the bound's slack covers that.
             self.mail.congested.store(
                 self.mail.queued_bytes.load(Ordering::Relaxed) > self.mail.cfg.buffer_limit / 2,
                 Ordering::Relaxed,
             );
             if self.termination() {
+                // Release, paired with the workers' Acquire in `is_finished`: nothing needs
+                // publishing (results are read after the pool is joined), but it keeps the
+                // flag's meaning plain: a worker that sees it sees the state it was set in.
                 self.mail.finished.store(true, Ordering::Release);
                 return true;
             }
@@ -153,9 +164,10 @@ impl<'a> Comm<'a> {
 
     /// Moves flushed buffers to the per-destination lists and posts those with credit.
     fn post_sends(&mut self) -> bool {
-        let fresh = std::mem::take(&mut *lock(&self.mail.queue));
-        let mut busy = !fresh.is_empty();
-        for p in fresh {
+        // Swap the shared queue with our empty one: the lock is held for a pointer swap.
+        std::mem::swap(&mut self.fresh, &mut *lock(&self.mail.queue));
+        let mut busy = !self.fresh.is_empty();
+        for p in self.fresh.drain(..) {
             let d = p.peer;
             self.waiting[d].push_back(p);
         }
@@ -202,8 +214,8 @@ impl<'a> Comm<'a> {
 
     fn complete_sends(&mut self) -> bool {
         let before = self.in_flight.len();
-        let mut pending = Vec::with_capacity(before);
-        for f in std::mem::take(&mut self.in_flight) {
+        let mut pending = std::mem::take(&mut self.still_pending);
+        for f in self.in_flight.drain(..) {
             match f.req.test() {
                 Ok(_) => {
                     // SAFETY: the request is complete, so MPI no longer reads the buffer; it
@@ -220,7 +232,9 @@ impl<'a> Comm<'a> {
                 Err(req) => pending.push(InFlight { req, ..f }),
             }
         }
-        self.in_flight = pending;
+        // `in_flight` is empty now: it becomes next round's spare.
+        std::mem::swap(&mut self.in_flight, &mut pending);
+        self.still_pending = pending;
         self.in_flight.len() < before
     }
 
@@ -257,7 +271,6 @@ impl<'a> Comm<'a> {
                     worker: 0,
                     bytes,
                 });
-                self.mail.received.fetch_add(1, Ordering::Release);
             }
         }
     }
@@ -267,6 +280,8 @@ impl<'a> Comm<'a> {
     fn return_credit(&mut self, quiet: bool) -> bool {
         let mut busy = false;
         for src in 0..self.net.size {
+            // Relaxed: a byte count, and credit only bounds memory; reading it late returns
+            // the credit a round later.
             let drained = self.mail.drained_from[src].load(Ordering::Relaxed);
             let owed = drained - self.returned[src];
             if owed > 0 && (quiet || owed as i64 >= self.credit_limit / 4) {

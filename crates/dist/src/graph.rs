@@ -54,6 +54,28 @@ pub enum Arcs {
 }
 
 impl LocalGraph {
+    /// This rank's part: `csr` over the nodes `part` gives it; `m` is the global arc count.
+    pub fn new(
+        net: &Net,
+        part: Partition,
+        m: u64,
+        csr: Csr,
+        id_base: IdBase,
+        origin: &str,
+    ) -> Self {
+        let (offsets, targets, weights) = csr;
+        LocalGraph {
+            part,
+            rank: net.rank,
+            m,
+            offsets,
+            targets,
+            weights,
+            id_base,
+            origin: origin.to_string(),
+        }
+    }
+
     pub fn num_nodes(&self) -> u32 {
         self.part.num_nodes()
     }
@@ -154,19 +176,16 @@ impl LocalGraph {
                 out.push(self.part.owner(v), v, u, 1);
             }
         }
-        let (offsets, targets, _) =
-            LocalGraph::from_arcs(net, self.part.clone(), out, false, Arcs::Simple)?;
-        let m = net.sum_u64(targets.len() as u64);
-        Ok(LocalGraph {
-            part: self.part.clone(),
-            rank: self.rank,
+        let csr = LocalGraph::from_arcs(net, self.part.clone(), out, false, Arcs::Simple)?;
+        let m = net.sum_u64(csr.1.len() as u64);
+        Ok(LocalGraph::new(
+            net,
+            self.part.clone(),
             m,
-            offsets,
-            targets,
-            weights: None,
-            id_base: self.id_base,
-            origin: self.origin.clone(),
-        })
+            csr,
+            self.id_base,
+            &self.origin,
+        ))
     }
 
     /// The whole graph on rank 0 (for verification against the serial oracles); `None` on
@@ -186,15 +205,11 @@ impl LocalGraph {
         let n = self.num_nodes() as usize;
         let mut deg = vec![0u64; n];
         let mut first = vec![0u64; n];
-        let (mut at, mut arc) = (0usize, 0u64);
-        for r in 0..self.part.ranks() {
-            for l in 0..self.part.count(r) {
-                let v = self.part.global(r, l) as usize;
-                deg[v] = degrees[at];
-                first[v] = arc;
-                arc += degrees[at];
-                at += 1;
-            }
+        let mut arc = 0u64;
+        for (v, d) in self.part.global_order().zip(degrees) {
+            deg[v as usize] = d;
+            first[v as usize] = arc;
+            arc += d;
         }
         let mut offsets = vec![0u64; n + 1];
         for v in 0..n {

@@ -16,16 +16,11 @@
 use crate::graph::{Arcs, ArcsTo, LocalGraph};
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::Partition;
+use ordo_graph::formats::binary;
 use ordo_graph::{mix64, IdBase, LoadOptions};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-
-const HEADER: u64 = 64;
-const MAGIC: &[u8; 8] = b"ORDOGRF\0";
-const FLAG_WEIGHTS: u32 = 1;
-const FLAG_COORDS: u32 = 2;
-const FLAG_ONE_BASED: u32 = 4;
 
 /// Where the graph comes from.
 #[derive(Debug, Clone, PartialEq)]
@@ -145,7 +140,7 @@ fn is_plain_binary(path: &Path) -> bool {
     let mut magic = [0u8; 8];
     File::open(path)
         .and_then(|f| f.read_exact_at(&mut magic, 0))
-        .is_ok_and(|_| &magic == MAGIC)
+        .is_ok_and(|_| &magic == binary::MAGIC)
 }
 
 fn read_u64(f: &File, at: u64) -> std::io::Result<u64> {
@@ -189,87 +184,49 @@ fn read_binary_part(net: &Net, path: &Path) -> DistResult<LocalGraph> {
     let bad = |why: String| DistError::Failed(format!("{shown}: {why}"));
     let f = File::open(path).map_err(io)?;
     let len = f.metadata().map_err(io)?.len();
-    let mut h = [0u8; HEADER as usize];
-    f.read_exact_at(&mut h, 0)
+    let mut head = [0u8; binary::HEADER_BYTES];
+    f.read_exact_at(&mut head, 0)
         .map_err(|_| bad("shorter than an ordo binary header".into()))?;
-    let version = le_u32(&h[8..12]);
-    if version != 1 {
-        return Err(bad(format!(
-            "binary format version {version} is not supported"
-        )));
-    }
-    let flags = le_u32(&h[12..16]);
-    if flags & !(FLAG_WEIGHTS | FLAG_COORDS | FLAG_ONE_BASED) != 0 {
-        return Err(bad(format!("unknown flags {flags:#x}")));
-    }
-    let (n, m) = (le_u64(&h[16..24]), le_u64(&h[24..32]));
-    if n >= u32::MAX as u64 {
-        return Err(bad(format!("{n} nodes exceed 32-bit node ids")));
-    }
-    let pad8 = |x: u128| x.div_ceil(8) * 8;
-    let weighted = flags & FLAG_WEIGHTS != 0;
-    let targets_at = HEADER as u128 + (n as u128 + 1) * 8;
-    let weights_at = targets_at + pad8(m as u128 * 4);
-    let mut total = weights_at;
-    if weighted {
-        total += pad8(m as u128 * 4);
-    }
-    if flags & FLAG_COORDS != 0 {
-        total += n as u128 * 16;
-    }
-    if total != len as u128 {
-        return Err(bad(format!(
-            "the header (n={n}, m={m}) implies {total} bytes but the file has {len} (truncated or corrupt)"
-        )));
-    }
-    let n32 = n as u32;
+    let h = binary::parse_header(path, &head, len).map_err(|e| DistError::Failed(e.to_string()))?;
+    let (n, m) = (h.n, h.m);
     // Single offsets while cutting. The length check makes a failed read unlikely (the file
     // would have to shrink under us); it then cuts at the end, and the slice read below fails.
-    let mut failure = None;
-    let offset_of = |v: u32| -> u64 { read_u64(&f, HEADER + 8 * v as u64).unwrap_or(u64::MAX) };
-    let part = Partition::by_edges(net.size, n32, offset_of);
+    let offset_of = |v: u32| read_u64(&f, h.offsets + 8 * v as u64).unwrap_or(u64::MAX);
+    let part = Partition::by_edges(net.size, n as u32, offset_of);
     let r = net.rank;
     let (lo, hi) = (part.global(r, 0), part.global(r, 0) + part.count(r));
-    let offsets =
-        read_vec(&f, HEADER + 8 * lo as u64, (hi - lo) as usize + 1, le_u64).map_err(io)?;
+    let offsets = read_vec(
+        &f,
+        h.offsets + 8 * lo as u64,
+        (hi - lo) as usize + 1,
+        le_u64,
+    )
+    .map_err(io)?;
     if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.last().copied().unwrap_or(0) > m {
-        failure = Some(bad(format!(
+        return Err(bad(format!(
             "offsets of nodes {lo}..{hi} are not a valid CSR (decreasing or beyond m={m})"
         )));
     }
     if lo == 0 && offsets[0] != 0 {
-        failure = Some(bad("the first offset is not 0".into()));
-    }
-    if let Some(e) = failure {
-        return Err(e);
+        return Err(bad("the first offset is not 0".into()));
     }
     let (a, b) = (offsets[0], *offsets.last().expect("hi >= lo"));
     let k = (b - a) as usize;
-    let targets_at = targets_at as u64 + 4 * a;
-    let targets = read_vec(&f, targets_at, k, le_u32).map_err(io)?;
+    let targets = read_vec(&f, h.targets + 4 * a, k, le_u32).map_err(io)?;
     if let Some(t) = targets.iter().find(|&&t| t as u64 >= n) {
         return Err(bad(format!("target {t} is not below n={n}")));
     }
-    let weights = if weighted {
-        Some(read_vec(&f, weights_at as u64 + 4 * a, k, le_u32).map_err(io)?)
-    } else {
-        None
+    let weights = match h.weights {
+        Some(at) => Some(read_vec(&f, at + 4 * a, k, le_u32).map_err(io)?),
+        None => None,
     };
-    let base = offsets[0];
-    Ok(LocalGraph {
-        part,
-        rank: r,
-        m,
-        offsets: offsets.iter().map(|o| o - base).collect(),
-        targets,
-        weights,
-        id_base: if flags & FLAG_ONE_BASED != 0 {
-            IdBase::One
-        } else {
-            IdBase::Zero
-        },
-        origin: "ordo".into(),
-    })
+    let csr = (offsets.iter().map(|o| o - a).collect(), targets, weights);
+    let id_base = if h.one_based {
+        IdBase::One
+    } else {
+        IdBase::Zero
+    };
+    Ok(LocalGraph::new(net, part, m, csr, id_base, "ordo"))
 }
 
 /// Rank 0 parses a text (or compressed) graph and sends each rank its edge-balanced range.
@@ -322,22 +279,13 @@ fn scatter_text(net: &Net, path: &Path) -> DistResult<LocalGraph> {
         .map_or("text", |l| l.format.name())
         .to_string();
     drop(loaded);
-    let (offsets, targets, weights) =
-        LocalGraph::from_arcs(net, part.clone(), arcs, weighted != 0, Arcs::Keep)?;
-    Ok(LocalGraph {
-        part,
-        rank: net.rank,
-        m,
-        offsets,
-        targets,
-        weights,
-        id_base: if one_based != 0 {
-            IdBase::One
-        } else {
-            IdBase::Zero
-        },
-        origin: format,
-    })
+    let csr = LocalGraph::from_arcs(net, part.clone(), arcs, weighted != 0, Arcs::Keep)?;
+    let id_base = if one_based != 0 {
+        IdBase::One
+    } else {
+        IdBase::Zero
+    };
+    Ok(LocalGraph::new(net, part, m, csr, id_base, &format))
 }
 
 /// Arcs generated per block; block b's random stream is seeded by (seed, b).
@@ -408,19 +356,16 @@ fn generate(net: &Net, spec: &GenSpec, seed: u64) -> DistResult<LocalGraph> {
         }
         b += net.size as u64;
     }
-    let (offsets, targets, weights) =
-        LocalGraph::from_arcs(net, part.clone(), arcs, true, Arcs::Simple)?;
-    let m = net.sum_u64(targets.len() as u64);
-    Ok(LocalGraph {
+    let csr = LocalGraph::from_arcs(net, part.clone(), arcs, true, Arcs::Simple)?;
+    let m = net.sum_u64(csr.1.len() as u64);
+    Ok(LocalGraph::new(
+        net,
         part,
-        rank: net.rank,
         m,
-        offsets,
-        targets,
-        weights,
-        id_base: IdBase::Zero,
-        origin: "generated".into(),
-    })
+        csr,
+        IdBase::Zero,
+        "generated",
+    ))
 }
 
 #[cfg(test)]

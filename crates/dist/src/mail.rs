@@ -5,7 +5,8 @@
 //!  worker w <──drain── arrived <──comm── MPI <── peer
 //! ```
 //! * A task for a remote node is a *record* appended to the sending worker's own buffer for
-//!   its destination (no lock is contended: only worker w touches outbox w). A buffer leaves
+//!   its destination, through a [`Sender`] that locks the worker's outbox once per task (the
+//!   lock is never contended: only worker w touches outbox w). A buffer leaves
 //!   when it reaches `aggregate` bytes, when it is older than `flush_age` at the worker's
 //!   next poll, or when the worker goes idle; the communication thread posts it to MPI.
 //! * Reservation-free: the sender never asks for a slot; the receiver keeps whole buffers in
@@ -30,7 +31,7 @@ use crossbeam_queue::ArrayQueue;
 use crossbeam_utils::CachePadded;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// Message tuning, the same on every rank.
@@ -85,12 +86,13 @@ pub struct Mailroom {
     pub(crate) queued_bytes: AtomicU64,
     /// Received buffers waiting for a worker.
     pub(crate) arrived: Mutex<VecDeque<Parcel>>,
-    /// Buffers the comm thread put into `arrived`, and buffers workers finished draining.
-    pub(crate) received: AtomicU64,
+    /// Buffers workers finished draining (the comm thread counts those it received).
     pub(crate) delivered: AtomicU64,
     /// Bytes drained per source, to return as credit.
     pub(crate) drained_from: Vec<CachePadded<AtomicU64>>,
-    /// Buffered bytes now (queued, in flight, arrived), and the most ever.
+    /// Buffered bytes now (queued, in flight, arrived), and the most ever. These and the other
+    /// byte counters are Relaxed: they are statistics and back-pressure hints, and publish no
+    /// data (the parcels themselves pass through the locked queues).
     buffered: AtomicU64,
     peak: AtomicU64,
     /// Send buffers MPI is done with, back to the worker that allocated them.
@@ -121,7 +123,6 @@ impl Mailroom {
             queue: Mutex::new(Vec::new()),
             queued_bytes: AtomicU64::new(0),
             arrived: Mutex::new(VecDeque::new()),
-            received: AtomicU64::new(0),
             delivered: AtomicU64::new(0),
             drained_from: (0..ranks)
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
@@ -136,24 +137,14 @@ impl Mailroom {
         }
     }
 
-    /// Appends one record for rank `dest` to `worker`'s buffer: `write` adds its bytes.
-    #[inline]
-    pub fn send(&self, worker: usize, dest: usize, write: impl FnOnce(&mut Vec<u8>)) {
-        debug_assert_ne!(dest, self.me, "local work is pushed, not sent");
-        let mut ob = lock(&self.outboxes[worker]);
-        let ob = &mut *ob;
-        let buf = &mut ob.bufs[dest];
-        if buf.capacity() == 0 {
-            *buf = self.home_bins[worker]
-                .pop()
-                .unwrap_or_else(|| Vec::with_capacity(self.cfg.aggregate + 64));
-        }
-        write(buf);
-        ob.records += 1;
-        ob.since.get_or_insert_with(Instant::now);
-        if buf.len() >= self.cfg.aggregate {
-            let bytes = std::mem::take(buf);
-            self.hand_over(worker, dest, bytes);
+    /// `worker`'s access to its outgoing buffers for one task. It locks the worker's outbox at
+    /// its first record and keeps it until dropped, so a task pays one uncontended lock however
+    /// many records it sends, and none when it sends nothing.
+    pub fn sender(&self, worker: usize) -> Sender<'_> {
+        Sender {
+            mail: self,
+            worker,
+            outbox: None,
         }
     }
 
@@ -256,6 +247,39 @@ impl Mailroom {
 
     pub fn is_finished(&self) -> bool {
         self.finished.load(Ordering::Acquire)
+    }
+}
+
+/// One task's records for other ranks (see [`Mailroom::sender`]).
+pub struct Sender<'m> {
+    mail: &'m Mailroom,
+    worker: usize,
+    outbox: Option<MutexGuard<'m, Outbox>>,
+}
+
+impl Sender<'_> {
+    /// Appends one record for rank `dest`: `write` adds its bytes.
+    #[inline]
+    pub fn send(&mut self, dest: usize, write: impl FnOnce(&mut Vec<u8>)) {
+        let (mail, worker) = (self.mail, self.worker);
+        debug_assert_ne!(dest, mail.me, "local work is pushed, not sent");
+        let guard = self
+            .outbox
+            .get_or_insert_with(|| lock(&mail.outboxes[worker]));
+        let ob = &mut **guard;
+        let buf = &mut ob.bufs[dest];
+        if buf.capacity() == 0 {
+            *buf = mail.home_bins[worker]
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(mail.cfg.aggregate + 64));
+        }
+        write(buf);
+        ob.records += 1;
+        ob.since.get_or_insert_with(Instant::now);
+        if buf.len() >= mail.cfg.aggregate {
+            let bytes = std::mem::take(buf);
+            mail.hand_over(worker, dest, bytes);
+        }
     }
 }
 

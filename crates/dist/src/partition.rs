@@ -114,6 +114,12 @@ impl Partition {
         }
     }
 
+    /// Global ids in the order rank-ordered per-rank lists concatenate them (what
+    /// `Net::gather` of per-node values gives): rank 0's nodes by local index, then rank 1's...
+    pub fn global_order(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.ranks()).flat_map(move |r| (0..self.count(r)).map(move |l| self.global(r, l)))
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Partition::Ranges { .. } => "ranges",

@@ -73,7 +73,8 @@ impl DistApp for Cc<'_> {
             ctx.count(STALE, 1);
             return;
         }
-        let (me, worker) = (g.rank, ctx.worker());
+        let me = g.rank;
+        let mut out = mail.sender(ctx.worker());
         for &t in g.neighbors(task.node) {
             if t <= task.label {
                 continue; // t's label is at most t: it cannot improve
@@ -91,7 +92,7 @@ impl DistApp for Cc<'_> {
                     );
                 }
             } else {
-                mail.send(worker, owner, |b| {
+                out.send(owner, |b| {
                     put_u32(b, t);
                     put_u32(b, task.label);
                 });

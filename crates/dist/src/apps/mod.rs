@@ -34,12 +34,8 @@ pub fn gather_values<T: Equivalence + Copy + Default>(
         return Ok(None);
     };
     let mut out = vec![T::default(); part.num_nodes() as usize];
-    let mut at = 0;
-    for r in 0..part.ranks() {
-        for l in 0..part.count(r) {
-            out[part.global(r, l) as usize] = all[at];
-            at += 1;
-        }
+    for (v, x) in part.global_order().zip(all) {
+        out[v as usize] = x;
     }
     Ok(Some(out))
 }

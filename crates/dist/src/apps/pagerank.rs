@@ -8,49 +8,15 @@ use crate::graph::LocalGraph;
 use crate::mail::Mailroom;
 use crate::runtime::DistApp;
 use crate::wire::{put_u32, put_u64, Reader};
-use ordo_algos::pagerank::DAMPING;
+use ordo_algos::pagerank::{self, AtomicF64, PriorityKind, DAMPING};
 use ordo_exec::Context;
 use ordo_sched::Handle;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 const EMPTY_TAKES: usize = 0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrTask {
     pub node: u32,
-}
-
-/// An `f64` updated by read-modify-writes (Relaxed: each location has one modification
-/// order, so no mass is lost; totals are read after the run joined).
-pub struct AtomicF64(AtomicU64);
-
-impl AtomicF64 {
-    fn new(x: f64) -> Self {
-        AtomicF64(AtomicU64::new(x.to_bits()))
-    }
-
-    fn take(&self) -> f64 {
-        f64::from_bits(self.0.swap(0f64.to_bits(), Ordering::Relaxed))
-    }
-
-    /// Adds `d`; returns the value before.
-    fn add(&self, d: f64) -> f64 {
-        let mut cur = self.0.load(Ordering::Relaxed);
-        loop {
-            let new = (f64::from_bits(cur) + d).to_bits();
-            match self
-                .0
-                .compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed)
-            {
-                Ok(_) => return f64::from_bits(cur),
-                Err(now) => cur = now,
-            }
-        }
-    }
-
-    pub fn get(&self) -> f64 {
-        f64::from_bits(self.0.load(Ordering::Relaxed))
-    }
 }
 
 pub struct PageRank<'g> {
@@ -62,13 +28,12 @@ pub struct PageRank<'g> {
 
 /// PR priority (seed 000): larger residuals first, the whole part of residual / ε.
 fn priority(residual: f64, eps: f64) -> u64 {
-    const TOP: u64 = 1 << 40;
-    TOP - ((residual / eps) as u64).min(TOP)
+    pagerank::priority(residual, eps, PriorityKind::Pr)
 }
 
 impl<'g> PageRank<'g> {
     pub fn new(g: &'g LocalGraph, tolerance: f64) -> Self {
-        let eps = ordo_algos::pagerank::threshold(g.num_nodes() as usize, tolerance);
+        let eps = pagerank::threshold(g.num_nodes() as usize, tolerance);
         let start = 1.0 - DAMPING;
         PageRank {
             g,
@@ -119,18 +84,18 @@ impl DistApp for PageRank<'_> {
             return;
         }
         self.x[task.node as usize].add(mass);
-        let out = g.neighbors(task.node);
-        if out.is_empty() {
+        let targets = g.neighbors(task.node);
+        if targets.is_empty() {
             return; // dangling: its share only rescales the result
         }
-        let share = DAMPING * mass / out.len() as f64;
-        let worker = ctx.worker();
-        for &t in out {
+        let share = DAMPING * mass / targets.len() as f64;
+        let mut out = mail.sender(ctx.worker());
+        for &t in targets {
             let owner = g.part.owner(t);
             if owner == g.rank {
                 self.add(g.part.local(t), share, &mut |task, p| ctx.push(task, p));
             } else {
-                mail.send(worker, owner, |b| {
+                out.send(owner, |b| {
                     put_u32(b, t);
                     put_u64(b, share.to_bits());
                 });

@@ -79,7 +79,8 @@ impl DistApp for Paths<'_> {
             ctx.count(STALE, 1);
             return;
         }
-        let (me, worker) = (g.rank, ctx.worker());
+        let me = g.rank;
+        let mut out = mail.sender(ctx.worker());
         let arcs = g.arcs(task.node);
         let mut improved = 0;
         for e in arcs.clone() {
@@ -98,7 +99,7 @@ impl DistApp for Paths<'_> {
                     ctx.push(PathTask { node: lt, dist: nd }, nd);
                 }
             } else {
-                mail.send(worker, owner, |b| {
+                out.send(owner, |b| {
                     put_u32(b, t);
                     put_u64(b, nd);
                 });

@@ -35,8 +35,6 @@ const FLAG_ONE_BASED: u32 = 4;
 
 #[derive(Debug, Clone, Copy)]
 struct Layout {
-    n: usize,
-    m: usize,
     offsets: usize,
     targets: usize,
     weights: Option<usize>,
@@ -69,8 +67,6 @@ fn layout(n: u64, m: u64, flags: u32) -> Option<Layout> {
         None
     };
     Some(Layout {
-        n,
-        m,
         offsets,
         targets,
         weights,
@@ -121,7 +117,26 @@ fn read_u64(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result<Graph> {
+/// A checked header: the sizes, the flags, and where each section starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Header {
+    pub n: u64,
+    pub m: u64,
+    pub one_based: bool,
+    /// Byte offsets of the sections (`weights`, `coords`: when present).
+    pub offsets: u64,
+    pub targets: u64,
+    pub weights: Option<u64>,
+    pub coords: Option<u64>,
+}
+
+/// The bytes of a header.
+pub const HEADER_BYTES: usize = HEADER;
+
+/// Checks the first [`HEADER_BYTES`] of a binary graph file whose total size is `file_len`:
+/// magic, version, flags, 32-bit node count, and the exact size the sizes imply. A reader of
+/// only part of the file (ordo-dist) relies on this before it allocates anything.
+pub fn parse_header(path: &Path, head: &[u8], file_len: u64) -> Result<Header> {
     if cfg!(target_endian = "big") {
         return Err(GraphError::in_file(
             path,
@@ -129,32 +144,47 @@ fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result
         ));
     }
     let bad = |msg: String| GraphError::in_file(path, msg);
-    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+    if head.len() < HEADER || &head[..8] != MAGIC {
         return Err(bad("not an ordo binary graph (bad magic number)".into()));
     }
-    let version = read_u32(bytes, 8);
+    let version = read_u32(head, 8);
     if version != VERSION {
         return Err(bad(format!(
             "binary format version {version} is not supported (this ordo reads version {VERSION})"
         )));
     }
-    let flags = read_u32(bytes, 12);
+    let flags = read_u32(head, 12);
     if flags & !(FLAG_WEIGHTS | FLAG_COORDS | FLAG_ONE_BASED) != 0 {
         return Err(bad(format!("unknown flags {flags:#x}")));
     }
-    let (n, m) = (read_u64(bytes, 16), read_u64(bytes, 24));
+    let (n, m) = (read_u64(head, 16), read_u64(head, 24));
     if n >= u32::MAX as u64 {
         return Err(bad(format!("{n} nodes exceed ordo's 32-bit node ids")));
     }
     let lay =
         layout(n, m, flags).ok_or_else(|| bad(format!("header sizes n={n}, m={m} overflow")))?;
-    if lay.total != bytes.len() {
+    if lay.total as u64 != file_len {
         return Err(bad(format!(
             "the header (n={n}, m={m}) implies {} bytes but the file has {} (truncated or corrupt)",
-            lay.total,
-            bytes.len()
+            lay.total, file_len
         )));
     }
+    Ok(Header {
+        n,
+        m,
+        one_based: flags & FLAG_ONE_BASED != 0,
+        offsets: lay.offsets as u64,
+        targets: lay.targets as u64,
+        weights: lay.weights.map(|w| w as u64),
+        coords: lay.coords.map(|c| c as u64),
+    })
+}
+
+fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result<Graph> {
+    let bad = |msg: String| GraphError::in_file(path, msg);
+    let h = parse_header(path, bytes, bytes.len() as u64)?;
+    // The sizes fit in usize: parse_header matched them against the buffer's length.
+    let (n, m) = (h.n as usize, h.m as usize);
     let stored = read_u64(bytes, 32);
     let actual = xxhash_rust::xxh3::xxh3_64(&bytes[HEADER..]);
     if stored != actual {
@@ -162,18 +192,18 @@ fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result
             "checksum mismatch (stored {stored:#018x}, computed {actual:#018x}): the file is corrupt"
         )));
     }
-    // SAFETY (all four views): `layout` placed each section 8-byte aligned inside `bytes`,
-    // whose size was just checked, and `owner` keeps the memory alive.
+    // SAFETY (all four views): `layout` (through parse_header) placed each section 8-byte
+    // aligned inside `bytes`, whose size it checked, and `owner` keeps the memory alive.
     let offsets: Buf<u64> =
-        unsafe { Buf::from_owner(owner.clone(), bytes, lay.offsets, lay.n + 1) };
-    let targets: Buf<u32> = unsafe { Buf::from_owner(owner.clone(), bytes, lay.targets, lay.m) };
-    let weights: Option<Buf<u32>> = lay
+        unsafe { Buf::from_owner(owner.clone(), bytes, h.offsets as usize, n + 1) };
+    let targets: Buf<u32> = unsafe { Buf::from_owner(owner.clone(), bytes, h.targets as usize, m) };
+    let weights: Option<Buf<u32>> = h
         .weights
-        .map(|at| unsafe { Buf::from_owner(owner.clone(), bytes, at, lay.m) });
-    let coords: Option<Buf<f64>> = lay
+        .map(|at| unsafe { Buf::from_owner(owner.clone(), bytes, at as usize, m) });
+    let coords: Option<Buf<f64>> = h
         .coords
-        .map(|at| unsafe { Buf::from_owner(owner.clone(), bytes, at, 2 * lay.n) });
-    let base = if flags & FLAG_ONE_BASED != 0 {
+        .map(|at| unsafe { Buf::from_owner(owner.clone(), bytes, at as usize, 2 * n) });
+    let base = if h.one_based {
         IdBase::One
     } else {
         IdBase::Zero
