@@ -66,6 +66,10 @@ struct Args {
     /// Send a partly filled buffer once it is this old (microseconds)
     #[arg(long, default_value_t = 200)]
     flush_us: u64,
+    /// Send every record: do not fold records for the same remote node at the sender
+    /// (keeping the best distance or label, summing PageRank shares)
+    #[arg(long)]
+    no_combine: bool,
     /// Bound on each rank's buffered message bytes (e.g. 64M, 1G)
     #[arg(long, default_value = "256M", value_parser = parse_bytes)]
     buffer_limit: u64,
@@ -232,6 +236,7 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
         aggregate,
         flush_age: Duration::from_micros(a.flush_us),
         buffer_limit: a.buffer_limit,
+        combine: !a.no_combine,
     };
     let source = Source::parse(&a.graph)?;
     let mut exec = ExecConfig::new(threads);
@@ -295,6 +300,7 @@ fn comm_fields(net: &Net, ran: &Ran, out: &mut Map<String, Value>) {
     out.insert("time_s".into(), json!(max_time));
     out.insert("messages".into(), json!(messages));
     out.insert("records".into(), json!(records));
+    out.insert("folded".into(), json!(net.sum_u64(ran.folded)));
     out.insert("bytes".into(), json!(bytes));
     out.insert(
         "aggregation".into(),

@@ -27,6 +27,7 @@
 //!   consumer (a bounded `crossbeam_queue::ArrayQueue` used single-producer/single-consumer);
 //!   a full bin frees the buffer instead.
 
+use crate::combine::{self, Combiner, Fold, Offer};
 use crossbeam_queue::ArrayQueue;
 use crossbeam_utils::CachePadded;
 use std::collections::VecDeque;
@@ -44,6 +45,8 @@ pub struct MailConfig {
     /// Bound on this process's buffered message bytes (queued to send, in flight, arrived and
     /// not yet drained); see `docs/distributed.md` for what may exceed it.
     pub buffer_limit: u64,
+    /// Fold records for the same remote node at the sender (`combine.rs`).
+    pub combine: bool,
 }
 
 impl Default for MailConfig {
@@ -52,15 +55,28 @@ impl Default for MailConfig {
             aggregate: 16 << 10,
             flush_age: Duration::from_micros(200),
             buffer_limit: 256 << 20,
+            combine: true,
         }
     }
 }
 
 struct Outbox {
     bufs: Vec<Vec<u8>>,
+    /// Per destination: the recent targets of keyed records (allocated at first use).
+    tables: Vec<Combiner>,
     /// When the oldest unsent record was written.
     since: Option<Instant>,
     records: u64,
+    /// Keyed records folded into an earlier one or dropped as no better.
+    folded: u64,
+}
+
+impl Outbox {
+    /// Takes the buffer for `dest` to hand it over; its records can no longer be folded into.
+    fn take(&mut self, dest: usize) -> Vec<u8> {
+        self.tables[dest].buffer_left();
+        std::mem::take(&mut self.bufs[dest])
+    }
 }
 
 /// A buffer on its way out or in.
@@ -79,6 +95,8 @@ pub struct Mailroom {
     pub ranks: usize,
     pub me: usize,
     pub cfg: MailConfig,
+    /// Slots of each combining table (0: no combining).
+    table_slots: usize,
     outboxes: Vec<CachePadded<Mutex<Outbox>>>,
     /// Flushed buffers for the communication thread.
     pub(crate) queue: Mutex<Vec<Parcel>>,
@@ -110,15 +128,24 @@ impl Mailroom {
             .map(|_| {
                 CachePadded::new(Mutex::new(Outbox {
                     bufs: (0..ranks).map(|_| Vec::new()).collect(),
+                    tables: (0..ranks).map(|_| Combiner::default()).collect(),
                     since: None,
                     records: 0,
+                    folded: 0,
                 }))
             })
             .collect();
+        // The tables take at most an eighth of the buffer bound (they are not counted in it).
+        let table_slots = if cfg.combine && ranks > 1 {
+            combine::table_slots(cfg.aggregate, workers * (ranks - 1), cfg.buffer_limit / 8)
+        } else {
+            0
+        };
         Mailroom {
             ranks,
             me,
             cfg,
+            table_slots,
             outboxes,
             queue: Mutex::new(Vec::new()),
             queued_bytes: AtomicU64::new(0),
@@ -156,7 +183,7 @@ impl Mailroom {
         }
         for dest in 0..self.ranks {
             if !ob.bufs[dest].is_empty() {
-                let bytes = std::mem::take(&mut ob.bufs[dest]);
+                let bytes = ob.take(dest);
                 self.hand_over(worker, dest, bytes);
             }
         }
@@ -241,6 +268,11 @@ impl Mailroom {
         self.outboxes.iter().map(|o| lock(o).records).sum()
     }
 
+    /// Keyed records the senders folded away (see `combine.rs`).
+    pub fn folded(&self) -> u64 {
+        self.outboxes.iter().map(|o| lock(o).folded).sum()
+    }
+
     pub fn is_congested(&self) -> bool {
         self.congested.load(Ordering::Relaxed)
     }
@@ -262,23 +294,67 @@ impl Sender<'_> {
     #[inline]
     pub fn send(&mut self, dest: usize, write: impl FnOnce(&mut Vec<u8>)) {
         let (mail, worker) = (self.mail, self.worker);
-        debug_assert_ne!(dest, mail.me, "local work is pushed, not sent");
-        let guard = self
-            .outbox
-            .get_or_insert_with(|| lock(&mail.outboxes[worker]));
-        let ob = &mut **guard;
-        let buf = &mut ob.bufs[dest];
-        if buf.capacity() == 0 {
-            *buf = mail.home_bins[worker]
-                .pop()
-                .unwrap_or_else(|| Vec::with_capacity(mail.cfg.aggregate + 64));
+        let ob = self.outbox();
+        write(mail.buffer(worker, &mut ob.bufs[dest]));
+        mail.written(worker, ob, dest);
+    }
+
+    /// Sends the record `(target, value)` to rank `dest`, folded with earlier records for the
+    /// same target as `fold` says (`combine.rs`). On the wire it is the target as a u32, then
+    /// the value: a u32 for [`Fold::MinU32`], a u64 otherwise.
+    #[inline]
+    pub fn send_keyed(&mut self, dest: usize, target: u32, value: u64, fold: Fold) {
+        let (mail, worker) = (self.mail, self.worker);
+        let ob = self.outbox();
+        let buf = mail.buffer(worker, &mut ob.bufs[dest]);
+        let table = &mut ob.tables[dest];
+        if mail.table_slots > 0 && !table.is_enabled() {
+            *table = Combiner::new(mail.table_slots);
         }
-        write(buf);
+        let combining = table.is_enabled();
+        if combining {
+            if let Offer::Folded = table.offer(buf, target, value, fold) {
+                ob.folded += 1;
+                return;
+            }
+        }
+        let at = combine::append(buf, target, value, fold);
+        if combining {
+            table.appended(target, value, at);
+        }
+        mail.written(worker, ob, dest);
+    }
+
+    /// The worker's outbox, locked at first use.
+    #[inline]
+    fn outbox(&mut self) -> &mut Outbox {
+        let (mail, worker) = (self.mail, self.worker);
+        self.outbox
+            .get_or_insert_with(|| lock(&mail.outboxes[worker]))
+    }
+}
+
+impl Mailroom {
+    /// `buf`, given a pooled allocation if it has none.
+    #[inline]
+    fn buffer<'b>(&self, worker: usize, buf: &'b mut Vec<u8>) -> &'b mut Vec<u8> {
+        if buf.capacity() == 0 {
+            *buf = self.home_bins[worker]
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(self.cfg.aggregate + 64));
+        }
+        buf
+    }
+
+    /// A record was appended to `ob`'s buffer for `dest`: hands it over once full.
+    #[inline]
+    fn written(&self, worker: usize, ob: &mut Outbox, dest: usize) {
+        debug_assert_ne!(dest, self.me, "local work is pushed, not sent");
         ob.records += 1;
         ob.since.get_or_insert_with(Instant::now);
-        if buf.len() >= mail.cfg.aggregate {
-            let bytes = std::mem::take(buf);
-            mail.hand_over(worker, dest, bytes);
+        if ob.bufs[dest].len() >= self.cfg.aggregate {
+            let bytes = ob.take(dest);
+            self.hand_over(worker, dest, bytes);
         }
     }
 }

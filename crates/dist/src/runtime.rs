@@ -77,6 +77,8 @@ pub struct Ran {
     pub report: RunReport,
     pub comm: CommStats,
     pub records: u64,
+    /// Keyed records folded away at the sender.
+    pub folded: u64,
     pub peak_buffered: u64,
     pub congested_waits: u64,
     pub time: Duration,
@@ -135,6 +137,7 @@ pub fn run<A: DistApp>(
         report,
         comm,
         records: mail.records(),
+        folded: mail.folded(),
         peak_buffered: mail.peak_buffered(),
         congested_waits: mail
             .congested_waits

@@ -4,10 +4,11 @@
 //! as `ordo cc` labels them.
 
 use super::lower_u32;
+use crate::combine::Fold;
 use crate::graph::LocalGraph;
 use crate::mail::Mailroom;
 use crate::runtime::DistApp;
-use crate::wire::{put_u32, Reader};
+use crate::wire::Reader;
 use ordo_exec::Context;
 use ordo_sched::Handle;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -92,10 +93,7 @@ impl DistApp for Cc<'_> {
                     );
                 }
             } else {
-                out.send(owner, |b| {
-                    put_u32(b, t);
-                    put_u32(b, task.label);
-                });
+                out.send_keyed(owner, t, task.label as u64, Fold::MinU32);
             }
         }
     }

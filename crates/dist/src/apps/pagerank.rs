@@ -4,10 +4,11 @@
 //! as a record (target, share) and is added there, which schedules a local task when it
 //! lifts the residual over the threshold. Scores are normalized with a global sum.
 
+use crate::combine::Fold;
 use crate::graph::LocalGraph;
 use crate::mail::Mailroom;
 use crate::runtime::DistApp;
-use crate::wire::{put_u32, put_u64, Reader};
+use crate::wire::Reader;
 use ordo_algos::pagerank::{self, AtomicF64, PriorityKind, DAMPING};
 use ordo_exec::Context;
 use ordo_sched::Handle;
@@ -95,10 +96,7 @@ impl DistApp for PageRank<'_> {
             if owner == g.rank {
                 self.add(g.part.local(t), share, &mut |task, p| ctx.push(task, p));
             } else {
-                out.send(owner, |b| {
-                    put_u32(b, t);
-                    put_u64(b, share.to_bits());
-                });
+                out.send_keyed(owner, t, share.to_bits(), Fold::SumF64);
             }
         }
     }

@@ -4,10 +4,11 @@
 //! local task when it improves. Same labels as `ordo sssp` / `ordo bfs` on one machine.
 
 use super::lower_u64;
+use crate::combine::Fold;
 use crate::graph::LocalGraph;
 use crate::mail::Mailroom;
 use crate::runtime::DistApp;
-use crate::wire::{put_u32, put_u64, Reader};
+use crate::wire::Reader;
 use ordo_exec::Context;
 use ordo_sched::Handle;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -99,10 +100,7 @@ impl DistApp for Paths<'_> {
                     ctx.push(PathTask { node: lt, dist: nd }, nd);
                 }
             } else {
-                out.send(owner, |b| {
-                    put_u32(b, t);
-                    put_u64(b, nd);
-                });
+                out.send_keyed(owner, t, nd, Fold::MinU64);
             }
         }
         ctx.count(IMPROVED, improved);

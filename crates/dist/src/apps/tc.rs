@@ -7,6 +7,10 @@
 //! intersects out(u) with out(v) for each local v in it, and sends out(u) once to every
 //! other rank that owns some v in it (one record per destination: `len, ids...`); the
 //! receiving handler does the intersections for the v it owns.
+//!
+//! Intersections mark out(u) in a per-thread bitmap over the global ids and test each id of
+//! out(v), as `ordo tc` does (4x faster than merging there); beyond [`MARK_LIMIT_BYTES`] per
+//! thread they merge the sorted lists instead.
 
 use super::WorkerCounters;
 use crate::graph::LocalGraph;
@@ -14,7 +18,7 @@ use crate::mail::Mailroom;
 use crate::net::{DistResult, Net};
 use crate::runtime::DistApp;
 use crate::wire::{put_u32, u32_at, Reader};
-use ordo_algos::tc::intersect;
+use ordo_algos::tc::{intersect, with_marked};
 use ordo_exec::Context;
 use ordo_sched::Handle;
 use std::cell::RefCell;
@@ -29,6 +33,8 @@ pub struct TcTask {
 
 pub struct Tc<'g> {
     g: &'g LocalGraph,
+    /// Bitmap words over the global ids, or 0 to intersect by merging.
+    words: usize,
     offsets: Vec<u64>,
     /// Oriented out-lists, global ids, sorted.
     targets: Vec<u32>,
@@ -36,6 +42,9 @@ pub struct Tc<'g> {
     pub remote_triangles: WorkerCounters,
     pub remote_intersections: WorkerCounters,
 }
+
+/// The largest per-thread bitmap (bytes) intersections use; bigger graphs merge lists.
+pub const MARK_LIMIT_BYTES: u64 = 64 << 20;
 
 thread_local! {
     /// A received out-list, decoded (handlers).
@@ -101,13 +110,44 @@ impl<'g> Tc<'g> {
             targets.extend(g.neighbors(l).iter().filter(|&&t| (degree(t), t) > ru));
             offsets.push(targets.len() as u64);
         }
+        let words = (g.num_nodes() as u64).div_ceil(64);
         Ok(Tc {
             g,
+            words: if words * 8 <= MARK_LIMIT_BYTES {
+                words as usize
+            } else {
+                0
+            },
             offsets,
             targets,
             remote_triangles: WorkerCounters::new(workers),
             remote_intersections: WorkerCounters::new(workers),
         })
+    }
+
+    /// Triangles closed by `list` (an out-list) and the out-lists of its ids this rank owns,
+    /// and how many such ids there were.
+    #[inline]
+    fn close(&self, list: &[u32]) -> (u64, u64) {
+        let (g, part) = (self.g, &self.g.part);
+        let mine = |v: &&u32| part.owner(**v) == g.rank;
+        let count = |count_in: &dyn Fn(&[u32]) -> u64| {
+            let mut done = 0;
+            let found = list
+                .iter()
+                .filter(mine)
+                .map(|&v| {
+                    done += 1;
+                    count_in(self.out(part.local(v)))
+                })
+                .sum();
+            (found, done)
+        };
+        if self.words > 0 {
+            with_marked(self.words, list, |marked| count(&|o| marked.count_in(o)))
+        } else {
+            count(&|o| intersect(list, o))
+        }
     }
 
     #[inline]
@@ -148,16 +188,13 @@ impl DistApp for Tc<'_> {
     ) {
         let (g, part) = (self.g, &self.g.part);
         let list = self.out(task.node);
-        let (mut found, mut local) = (0, 0);
+        let (found, local) = self.close(list);
         DESTS.with(|dests| {
             let mut dests = dests.borrow_mut();
             dests.clear();
             for &v in list {
                 let o = part.owner(v);
-                if o == g.rank {
-                    found += intersect(list, self.out(part.local(v)));
-                    local += 1;
-                } else if !dests.contains(&o) {
+                if o != g.rank && !dests.contains(&o) {
                     dests.push(o);
                 }
             }
@@ -176,7 +213,6 @@ impl DistApp for Tc<'_> {
     }
 
     fn deliver(&self, bytes: &[u8], worker: usize, _push: &mut dyn FnMut(TcTask, u64)) {
-        let (g, part) = (self.g, &self.g.part);
         let mut r = Reader::new(bytes);
         let (mut found, mut done) = (0, 0);
         LIST.with(|list| {
@@ -186,12 +222,9 @@ impl DistApp for Tc<'_> {
                 let raw = r.u32s(len);
                 list.clear();
                 list.extend((0..len).map(|i| u32_at(raw, i)));
-                for &v in list.iter() {
-                    if part.owner(v) == g.rank {
-                        found += intersect(&list, self.out(part.local(v)));
-                        done += 1;
-                    }
-                }
+                let (f, d) = self.close(&list);
+                found += f;
+                done += d;
             }
         });
         self.remote_triangles.add(worker, found);
