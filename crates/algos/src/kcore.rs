@@ -30,6 +30,8 @@ const UNCHANGED: usize = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KcoreTask {
     pub node: u32,
+    /// The estimate it was pushed with (its priority), for traces and rank error.
+    pub estimate: u32,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -98,10 +100,20 @@ pub fn run<S: Scheduler<KcoreTask>>(
     // already set, the queued task's clear comes later and its reads see the new estimate.
     // Without this, relaxed orders ran up to 7x more tasks (1.4M on Slashdot).
     let queued: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(true)).collect();
-    let initial = (0..n).map(|v| (KcoreTask { node: v }, g.out_degree(v) as u64));
+    let initial = (0..n).map(|v| {
+        let d = g.out_degree(v) as u32;
+        (
+            KcoreTask {
+                node: v,
+                estimate: d,
+            },
+            d as u64,
+        )
+    });
     let oracle = cfg.probes.oracle.as_deref();
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
+        ctx.task_priority(task.estimate as u64);
         // The estimates themselves are Relaxed: what must be seen is ordered by the `queued`
         // swaps (above) or by the scheduler's hand-off of a pushed task, which releases the
         // pusher's writes to the popper; the final read follows the join in `for_each`.
@@ -132,7 +144,11 @@ pub fn run<S: Scheduler<KcoreTask>>(
         for &u in nbrs {
             let eu = est[u as usize].load(Ordering::Relaxed);
             if eu > h && !queued[u as usize].swap(true, Ordering::AcqRel) {
-                ctx.push_owned(KcoreTask { node: u }, eu as u64, u as u64);
+                let task = KcoreTask {
+                    node: u,
+                    estimate: eu,
+                };
+                ctx.push_owned(task, eu as u64, u as u64);
             }
         }
     })?;

@@ -54,6 +54,8 @@ impl Edge {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MstTask {
     pub root: u32,
+    /// The component's edge count when pushed (its priority), for traces and rank error.
+    pub degree: u32,
 }
 
 pub struct MstOutput {
@@ -162,11 +164,13 @@ pub fn run<S: Scheduler<MstTask>>(
     // clears the flag (AcqRel) before locking its list, so it sees every merge made by a task
     // that found the flag set.
     let queued: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(true)).collect();
-    let initial = (0..n)
-        .filter(|&v| g.out_degree(v) > 0)
-        .map(|v| (MstTask { root: v }, g.out_degree(v) as u64));
+    let initial = (0..n).filter(|&v| g.out_degree(v) > 0).map(|v| {
+        let degree = g.out_degree(v) as u32;
+        (MstTask { root: v, degree }, degree as u64)
+    });
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let c = task.root;
+        ctx.task_priority(task.degree as u64);
         queued[c as usize].swap(false, Ordering::AcqRel);
         if !forest.is_root(c) {
             ctx.count(STALE, 1);
@@ -205,12 +209,14 @@ pub fn run<S: Scheduler<MstTask>>(
             c_big.edges.append(&mut c_small.edges);
             c_small.merged_by = Some(e);
             forest.parent[small as usize].store(big, Ordering::Release);
-            let degree = c_big.edges.len() as u64;
+            // Clamped to fit the task: only components of over 2^32 edges lose their order.
+            let degree = c_big.edges.len().min(u32::MAX as usize) as u32;
             drop(c_small);
             drop(c_big);
             ctx.count(MERGES, 1);
             if !queued[big as usize].swap(true, Ordering::AcqRel) {
-                ctx.push_owned(MstTask { root: big }, degree, big as u64);
+                let task = MstTask { root: big, degree };
+                ctx.push_owned(task, degree as u64, big as u64);
             }
             return;
         }

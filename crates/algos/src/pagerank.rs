@@ -42,6 +42,8 @@ pub enum PriorityKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrTask {
     pub node: u32,
+    /// The priority it was pushed with, for traces and rank error.
+    pub priority: u64,
 }
 
 pub struct PrOutput {
@@ -141,11 +143,19 @@ pub fn run<S: Scheduler<PrTask>>(
     let start = 1.0 - DAMPING;
     let x: Vec<AtomicF64> = (0..n).map(|_| AtomicF64::new(0.0)).collect();
     let r: Vec<AtomicF64> = (0..n).map(|_| AtomicF64::new(start)).collect();
-    let initial = (0..n as u32)
-        .filter(|_| start >= eps)
-        .map(|v| (PrTask { node: v }, priority(start, eps, kind)));
+    let initial = (0..n as u32).filter(|_| start >= eps).map(|v| {
+        let p = priority(start, eps, kind);
+        (
+            PrTask {
+                node: v,
+                priority: p,
+            },
+            p,
+        )
+    });
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
+        ctx.task_priority(task.priority);
         let mass = r[v as usize].take();
         if mass == 0.0 {
             ctx.count(EMPTY_TAKES, 1);
@@ -163,9 +173,13 @@ pub fn run<S: Scheduler<PrTask>>(
             // The add that lifts the residual over ε schedules it; the task takes whatever
             // has accumulated by the time it runs.
             if before < eps && before + share >= eps {
+                let p = priority(before + share, eps, kind);
                 ctx.push_owned(
-                    PrTask { node: w },
-                    priority(before + share, eps, kind),
+                    PrTask {
+                        node: w,
+                        priority: p,
+                    },
+                    p,
                     w as u64,
                 );
             }

@@ -52,11 +52,13 @@ fn sssp_breakdown_reports_seed_002_work_classes() {
 #[test]
 fn trace_has_one_series_per_worker() {
     let g = amsterdam();
-    let j = json(&ordo(&["bfs", &g, "-t", "3", "--trace", "--json"]));
-    let t = j["trace"].as_array().unwrap();
-    assert_eq!(t.len(), 3);
-    let samples: usize = t.iter().map(|w| w.as_array().unwrap().len()).sum();
-    assert!(samples > 0);
+    for app in ["bfs", "sssp", "cc", "kcore", "mst", "pagerank"] {
+        let j = json(&ordo(&[app, &g, "-t", "3", "--trace", "--json"]));
+        let t = j["trace"].as_array().unwrap();
+        assert_eq!(t.len(), 3, "{app}");
+        let samples: usize = t.iter().map(|w| w.as_array().unwrap().len()).sum();
+        assert!(samples > 0, "{app}: no priority traced");
+    }
 }
 
 #[test]
@@ -105,20 +107,17 @@ fn simulate_rejects_bad_worker_counts() {
 #[test]
 fn rank_error_of_a_threaded_run() {
     let g = amsterdam();
-    let j = json(&ordo(&[
-        "sssp",
-        &g,
-        "-s",
-        "serial",
-        "--rank-error",
-        "--json",
-    ]));
-    let r = &j["rank_error"];
-    assert_eq!(
-        r["max"], 0,
-        "the exact scheduler pops the best pending task"
-    );
-    assert_eq!(r["ranked_tasks"], j["stats"]["tasks"]);
+    // Every app whose tasks report the priority they were pushed with: under the exact
+    // scheduler each popped task is the best pending one, so a misreported priority shows.
+    for app in ["sssp", "bfs", "cc", "kcore", "mst", "pagerank"] {
+        let j = json(&ordo(&[app, &g, "-s", "serial", "--rank-error", "--json"]));
+        let r = &j["rank_error"];
+        assert_eq!(
+            r["max"], 0,
+            "{app}: the exact scheduler pops the best pending task"
+        );
+        assert_eq!(r["ranked_tasks"], j["stats"]["tasks"], "{app}");
+    }
     let j = json(&ordo(&[
         "bfs",
         &g,
