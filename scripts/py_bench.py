@@ -10,6 +10,9 @@ that are not installed are skipped (`ORDO_PEERS=1 scripts/python_env.sh` install
     .venv/bin/python scripts/py_bench.py --graphs USA-road-d.NY.gr.gz --apps sssp,bfs --repeat 5
     .venv/bin/python scripts/py_bench.py --json results.jsonl  # one JSON object per row as well
 
+BC is unnormalized, in hops, on the simple directed graph, summed over BC_SOURCES sources
+drawn once (seed 1) from the nodes with out-arcs; scores agree within 1e-9 relative.
+
 Unweighted graphs get the papers' random weights 1..255 (seed 1) for SSSP, the same for every
 library. PageRank is networkx's definition (damping 0.85, dangling mass spread uniformly) on the graph
 without parallel arcs; each library's scores are compared with exact ones (numpy power iteration
@@ -38,9 +41,12 @@ DEFAULT_GRAPHS = [
     "soc-Slashdot0902.txt.gz",
     "email-Enron.txt.gz",
 ]
-APPS = ["sssp", "bfs", "pagerank", "cc", "mst"]
+APPS = ["sssp", "bfs", "pagerank", "cc", "mst", "bc"]
 SOURCE = 0
 PR_TOL = 1e-6
+# BC runs from this many sources, the same for every library (networkx and igraph can take a
+# source list; NetworKit and rustworkx compute all-source or randomly sampled betweenness only).
+BC_SOURCES = 8
 
 
 def optional(name):
@@ -145,6 +151,19 @@ def pagerank_check(exact, tol):
         return err <= 2 * n * tol, f"L1 error {err:.1e}"
 
     return agrees
+
+
+def bc_sources(P):
+    """BC_SOURCES node ids with out-arcs, drawn with a fixed seed."""
+    has_out = np.flatnonzero(np.diff(P.scipy_unit.indptr) > 0)
+    rng = np.random.default_rng(1)
+    return sorted(rng.choice(has_out, size=min(BC_SOURCES, has_out.size), replace=False).tolist())
+
+
+def same_scores(ours, theirs):
+    a, b = np.asarray(ours, dtype=float), np.asarray(theirs, dtype=float)
+    err = float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(a)))) if a.size else 0.0
+    return a.shape == b.shape and err <= 1e-9, f"max relative error {err:.1e}"
 
 
 def cases(app, G, W, P):
@@ -270,6 +289,21 @@ def cases(app, G, W, P):
                 return len(edges), float(sum(e[2] for e in edges))
 
             yield "rustworkx", rx_mst, same_forest_weight
+    elif app == "bc":
+        simple = ordo.Graph.from_scipy(P.scipy_unit, weighted=False)
+        sources = bc_sources(P)
+        yield "ordo", lambda: ordo.bc(simple, sources=sources), None
+        if P.ig is not None:
+            # Unweighted: igraph counts hops when given no weights.
+            yield "igraph", lambda: P.ig.betweenness(directed=True, sources=sources), same_scores
+        if nx is not None:
+            D = nx.from_scipy_sparse_array(P.scipy_unit, create_using=nx.DiGraph)
+
+            def nx_bc():
+                b = nx.betweenness_centrality_subset(D, sources, list(D.nodes), normalized=False)
+                return np.array([b[v] for v in range(P.n)])
+
+            yield "networkx", nx_bc, same_scores
 
 
 def main():
