@@ -126,6 +126,37 @@ threads = [1]
 }
 
 #[test]
+fn a_run_past_the_limit_is_stopped_and_kept_as_timed_out() {
+    // lifo on a road graph relaxes nodes over and over: ten repeats take about 20 s here,
+    // so a 1 s limit stops that run on any machine.
+    let spec = write(
+        "slow.toml",
+        r#"
+name = "slow"
+repeat = 10
+[[sweep]]
+apps = ["sssp"]
+graphs = ["amsterdam"]
+schedulers = ["lifo", "obim"]
+threads = [2]
+"#,
+    );
+    let out_dir = tmp("bench-slow");
+    let out = ordo(&["bench", &spec, "--out", &out_dir, "--run-limit", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("run limit"), "{}", stderr(&out));
+    let jsonl = std::fs::read_to_string(format!("{out_dir}/results.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let lifo = rows.iter().find(|r| r["scheduler"] == "lifo").unwrap();
+    assert_eq!(lifo["timed_out"], true, "{lifo}");
+    assert!(lifo.get("verified").is_none(), "{lifo}");
+}
+
+#[test]
 fn bad_matrices_are_clear_errors() {
     let bad = write("bad.toml", "name = \"x\"\n[[sweep]]\napps = 3\n");
     let out = ordo(&["bench", &bad]);

@@ -7,7 +7,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// One configuration to run.
 #[derive(Debug, Clone)]
@@ -137,8 +138,14 @@ pub fn expand(spec: &Spec, quick: bool, dirs: &GraphDirs) -> (Vec<Job>, Vec<Stri
 }
 
 /// Runs every job with `ordo` at `exe`, appending each result to `jsonl` as it comes.
-/// A run that fails (bad input, failed verification) is kept with its `error`.
-pub fn run_all(exe: &Path, jobs: &[Job], jsonl: &Path) -> CliResult<Vec<Map<String, Value>>> {
+/// A run that fails (bad input, failed verification) is kept with its `error`; one still
+/// running after `limit` is stopped and kept with `timed_out: true`.
+pub fn run_all(
+    exe: &Path,
+    jobs: &[Job],
+    jsonl: &Path,
+    limit: Duration,
+) -> CliResult<Vec<Map<String, Value>>> {
     let file = std::fs::File::create(jsonl)
         .map_err(|e| CliError::input(format!("{}: {e}", jsonl.display())))?;
     let mut out = std::io::BufWriter::new(file);
@@ -159,7 +166,7 @@ pub fn run_all(exe: &Path, jobs: &[Job], jsonl: &Path) -> CliResult<Vec<Map<Stri
             ));
         }
         bar.set_message(job.label());
-        let row = run_one(exe, job);
+        let row = run_one(exe, job, limit);
         writeln!(out, "{}", Value::Object(row.clone()))
             .and_then(|_| out.flush())
             .map_err(|e| CliError::input(format!("{}: {e}", jsonl.display())))?;
@@ -171,7 +178,7 @@ pub fn run_all(exe: &Path, jobs: &[Job], jsonl: &Path) -> CliResult<Vec<Map<Stri
 }
 
 /// One run: the job's own fields, then the run's JSON flattened.
-fn run_one(exe: &Path, job: &Job) -> Map<String, Value> {
+fn run_one(exe: &Path, job: &Job, limit: Duration) -> Map<String, Value> {
     let mut row = Map::new();
     row.insert("app".into(), job.app.clone().into());
     row.insert("graph".into(), job.graph.clone().into());
@@ -186,18 +193,23 @@ fn run_one(exe: &Path, job: &Job) -> Map<String, Value> {
         "command".into(),
         format!("ordo {}", job.args().join(" ")).into(),
     );
-    let output = Command::new(exe).args(job.args()).output();
-    match output {
-        Ok(o) if o.status.success() => match serde_json::from_slice::<Value>(&o.stdout) {
-            Ok(v) => flatten("", &v, &mut row),
-            Err(e) => {
-                row.insert("error".into(), format!("unreadable JSON: {e}").into());
+    match run_limited(Command::new(exe).args(job.args()), limit) {
+        Ok(Finished::Exited(o)) if o.status.success() => {
+            match serde_json::from_slice::<Value>(&o.stdout) {
+                Ok(v) => flatten("", &v, &mut row),
+                Err(e) => {
+                    row.insert("error".into(), format!("unreadable JSON: {e}").into());
+                }
             }
-        },
-        Ok(o) => {
+        }
+        Ok(Finished::Exited(o)) => {
             let err = String::from_utf8_lossy(&o.stderr);
             let line = err.lines().last().unwrap_or("failed").to_string();
             row.insert("error".into(), line.into());
+        }
+        Ok(Finished::TimedOut) => {
+            row.insert("timed_out".into(), true.into());
+            row.insert("run_limit_s".into(), limit.as_secs().into());
         }
         Err(e) => {
             row.insert(
@@ -210,6 +222,56 @@ fn run_one(exe: &Path, job: &Job) -> Map<String, Value> {
     row.insert("scheduler".into(), job.scheduler.clone().into());
     row.insert("graph".into(), job.graph.clone().into());
     row
+}
+
+enum Finished {
+    Exited(std::process::Output),
+    TimedOut,
+}
+
+/// Runs `cmd` to completion, or kills it once it has run for `limit`. Its output is read on
+/// two threads while it runs, so a large JSON cannot fill a pipe and stall it.
+fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<Finished> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let err = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if start.elapsed() >= limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (stdout, stderr) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    Ok(match status {
+        Some(status) => Finished::Exited(std::process::Output {
+            status,
+            stdout,
+            stderr,
+        }),
+        None => Finished::TimedOut,
+    })
 }
 
 /// Arrays kept in a result for the figures that draw them (the CSV leaves them out).
