@@ -34,7 +34,7 @@ file = "lines"
 kind = "line"
 title = "speedup"
 x = "threads"
-y = "vs_oracle"
+y = "speedup"
 series = ["scheduler"]
 facet = ["app"]
 only = ["simulate=false"]
@@ -75,6 +75,20 @@ per = "app"
         .iter()
         .filter(|r| r["simulate"] == false)
         .all(|r| r["breakdown.gwork"].as_f64().is_some()));
+    // The speedup baseline is one median oracle time per application and graph.
+    for app in ["sssp", "bfs"] {
+        let timed: Vec<_> = rows
+            .iter()
+            .filter(|r| r["simulate"] == false && r["app"] == app)
+            .collect();
+        let base = &timed[0]["oracle_median_s"];
+        assert!(base.as_f64().unwrap() > 0.0, "{app}");
+        for r in &timed {
+            assert_eq!(&r["oracle_median_s"], base, "{r}");
+            let want = base.as_f64().unwrap() / r["time_s"].as_f64().unwrap();
+            assert!((r["speedup"].as_f64().unwrap() - want).abs() <= 1e-9 * want);
+        }
+    }
     let csv = std::fs::read_to_string(format!("{out_dir}/summary.csv")).unwrap();
     assert!(csv.starts_with("app,graph,scheduler,param_set,threads,time_s,verified"));
     assert_eq!(csv.lines().count(), rows.len() + 1);

@@ -274,6 +274,30 @@ fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<Finished> 
     })
 }
 
+/// Adds `speedup` to every timed row: the median of the serial oracle's times over all rows
+/// of the same application and graph, over the row's `time_s`. Each run times the oracle
+/// once, and a single oracle run of a few milliseconds varies by several times from run to
+/// run (page faults, frequency), which made the per-run `vs_oracle` a noisy baseline.
+pub fn add_speedup(rows: &mut [Map<String, Value>]) {
+    let key = |r: &Map<String, Value>| (text(r, "app"), text(r, "graph"));
+    let mut oracle: std::collections::BTreeMap<(String, String), Vec<f64>> = Default::default();
+    for r in rows.iter() {
+        if let Some(o) = number(r, "oracle_s") {
+            oracle.entry(key(r)).or_default().push(o);
+        }
+    }
+    for r in rows.iter_mut() {
+        let (Some(times), Some(t)) = (oracle.get(&key(r)), number(r, "time_s")) else {
+            continue;
+        };
+        let mut times = times.clone();
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        r.insert("oracle_median_s".into(), median.into());
+        r.insert("speedup".into(), (median / t.max(1e-9)).into());
+    }
+}
+
 /// Arrays kept in a result for the figures that draw them (the CSV leaves them out).
 const KEPT_ARRAYS: [&str; 2] = ["trace", "stats.events"];
 

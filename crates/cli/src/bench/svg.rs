@@ -507,16 +507,39 @@ fn trace_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
     Some(s)
 }
 
-/// `(seconds, new value)` of the row's events named `name`.
+/// The value named `name` over the run as step points `(seconds, value)`: from 0 at its
+/// starting value (the first event's `old`, or the run's `params.NAME` when it never
+/// changed), through each event, to the end of the run (`time_s`). A run without events
+/// still draws its constant line.
 fn event_points(r: &Row, name: &str) -> Vec<(f64, f64)> {
-    let Some(Value::Array(events)) = r.get("stats.events") else {
-        return vec![];
+    let events: Vec<(f64, f64, f64)> = match r.get("stats.events") {
+        Some(Value::Array(events)) => events
+            .iter()
+            .filter(|e| e.get("name").and_then(Value::as_str) == Some(name))
+            .filter_map(|e| {
+                Some((
+                    e.get("time_s")?.as_f64()?,
+                    e.get("old")?.as_f64()?,
+                    e.get("new")?.as_f64()?,
+                ))
+            })
+            .collect(),
+        _ => vec![],
     };
-    events
-        .iter()
-        .filter(|e| e.get("name").and_then(Value::as_str) == Some(name))
-        .filter_map(|e| Some((e.get("time_s")?.as_f64()?, e.get("new")?.as_f64()?)))
-        .collect()
+    let start = match events.first() {
+        Some(&(_, old, _)) => old,
+        None => match number(r, &format!("params.{name}")) {
+            Some(v) => v,
+            None => return vec![],
+        },
+    };
+    let mut points = vec![(0.0, start)];
+    points.extend(events.iter().map(|&(t, _, new)| (t, new)));
+    let last = points[points.len() - 1];
+    if let Some(end) = number(r, "time_s").filter(|&end| end > last.0) {
+        points.push((end, last.1));
+    }
+    points
 }
 
 fn events_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
@@ -566,6 +589,28 @@ mod tests {
         assert_eq!(fmt_num(12345.0), "12345");
         assert_eq!(fmt_num(1.5), "1.5");
         assert_eq!(fmt_num(2.0e7), "2.00e7");
+    }
+
+    #[test]
+    fn event_lines_span_the_run_even_without_events() {
+        let row = |v: Value| -> Row { v.as_object().unwrap().clone() };
+        let changed = row(serde_json::json!({
+            "time_s": 2.0,
+            "params.lmf": "0",
+            "stats.events": [
+                {"name": "lmf", "time_s": 0.5, "old": 0, "new": 3},
+                {"name": "other", "time_s": 0.7, "old": 9, "new": 9},
+                {"name": "lmf", "time_s": 1.0, "old": 3, "new": 2}
+            ]
+        }));
+        assert_eq!(
+            event_points(&changed, "lmf"),
+            vec![(0.0, 0.0), (0.5, 3.0), (1.0, 2.0), (2.0, 2.0)]
+        );
+        let constant = row(serde_json::json!({"time_s": 1.5, "params.lmf": "4"}));
+        assert_eq!(event_points(&constant, "lmf"), vec![(0.0, 4.0), (1.5, 4.0)]);
+        let unknown = row(serde_json::json!({"time_s": 1.5}));
+        assert!(event_points(&unknown, "lmf").is_empty());
     }
 
     #[test]
