@@ -19,6 +19,10 @@
 //!   more than half the memory bound, [`Mailroom::congested`] makes this process's workers stop
 //!   running tasks (they keep draining, so credit keeps flowing and no cycle of waiting
 //!   processes can form) until the queue shrinks.
+//! * Keyed records ([`Sender::send_keyed`]: sssp/bfs distances, cc labels, pagerank shares)
+//!   are combined on the way in: a worker's per-destination table folds a record into an
+//!   earlier one for the same target still in the buffer, or drops it as no better than one
+//!   already sent (`combine.rs`). `--no-combine` turns that off.
 //! * Buffer memory comes from per-thread pools recycled through one-to-one bins (seed 004
 //!   §2.2): a worker allocates its send buffers, and when MPI is done with one the
 //!   communication thread returns it to that worker's home bin; the communication thread
