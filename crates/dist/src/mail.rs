@@ -16,7 +16,7 @@
 //!   (so at most a quarter of the bound arrives here and a quarter is in flight from here);
 //!   drained bytes go back as
 //!   credit messages. Buffers without credit wait in the sender's queue; when the queue holds
-//!   more than half the memory bound, [`Mailroom::congested`] makes this process's workers stop
+//!   more than half the memory bound, [`Mailroom::is_congested`] makes this process's workers stop
 //!   running tasks (they keep draining, so credit keeps flowing and no cycle of waiting
 //!   processes can form) until the queue shrinks.
 //! * Keyed records ([`Sender::send_keyed`]: sssp/bfs distances, cc labels, pagerank shares)
