@@ -115,12 +115,17 @@ def interrupt_after(seconds):
 )
 def test_ctrl_c_interrupts_and_leaves_python_usable(long_run):
     G = grid(700)
+    # Python leaves SIGINT ignored when it starts with SIGINT ignored, as a shell does for
+    # a background job (`cmd &`): install the usual handler, or the signal never arrives
+    # and the BC run goes on for hours.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = interrupt_after(0.3)
     try:
         with pytest.raises(KeyboardInterrupt):
             long_run(G)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     # The interpreter and the graph are fine afterwards.
     H = grid(10)
     assert np.array_equal(ordo.sssp(H, 0, threads=2), ordo.sssp(H, 0, scheduler="serial"))
