@@ -118,6 +118,20 @@ pub fn priority(residual: f64, eps: f64, kind: PriorityKind) -> u64 {
     TOP - (key as u64).min(TOP)
 }
 
+/// Scores from the pushed mass `x` (all nodes', or one part of them) given the mass `total`
+/// pushed and the residual `leftover` over all `n` nodes: `x / total` and the bound on the
+/// L1 error. With nothing pushed, the uniform scores and the largest possible error.
+pub fn normalize(x: &[f64], total: f64, leftover: f64, n: usize) -> (Vec<f64>, f64) {
+    if total > 0.0 {
+        (
+            x.iter().map(|&s| s / total).collect(),
+            2.0 * leftover / ((1.0 - DAMPING) * total),
+        )
+    } else {
+        (vec![1.0 / n.max(1) as f64; x.len()], 2.0)
+    }
+}
+
 /// Parallel PageRank of `g` to `tolerance` (see [`threshold`]).
 ///
 /// ```
@@ -188,14 +202,7 @@ pub fn run<S: Scheduler<PrTask>>(
     let x: Vec<f64> = x.into_iter().map(AtomicF64::into_inner).collect();
     let leftover: f64 = r.into_iter().map(AtomicF64::into_inner).sum();
     let total: f64 = x.iter().sum();
-    let (score, error_bound) = if total > 0.0 {
-        (
-            x.iter().map(|&s| s / total).collect(),
-            2.0 * leftover / ((1.0 - DAMPING) * total),
-        )
-    } else {
-        (vec![1.0 / n.max(1) as f64; n], 2.0)
-    };
+    let (score, error_bound) = normalize(&x, total, leftover, n);
     Ok(PrOutput {
         score,
         leftover,

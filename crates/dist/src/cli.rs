@@ -626,15 +626,8 @@ fn pagerank(
     let x: Vec<f64> = app.x.iter().map(|v| v.get()).collect();
     let leftover = net.sum_f64(app.r.iter().map(|v| v.get()).sum());
     let total = net.sum_f64(x.iter().sum());
-    let n = g.num_nodes() as usize;
-    let (score, error_bound): (Vec<f64>, f64) = if total > 0.0 {
-        (
-            x.iter().map(|&s| s / total).collect(),
-            2.0 * leftover / ((1.0 - ordo_algos::pagerank::DAMPING) * total),
-        )
-    } else {
-        (vec![1.0 / n.max(1) as f64; x.len()], 2.0)
-    };
+    let (score, error_bound) =
+        ordo_algos::pagerank::normalize(&x, total, leftover, g.num_nodes() as usize);
     out.insert("scheduler".into(), json!(sched.label()));
     out.insert("damping".into(), json!(ordo_algos::pagerank::DAMPING));
     out.insert("tolerance".into(), json!(a.tolerance));

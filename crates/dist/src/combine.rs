@@ -33,20 +33,26 @@ pub enum Fold {
 pub fn append(buf: &mut Vec<u8>, target: u32, value: u64, fold: Fold) -> usize {
     buf.extend_from_slice(&target.to_le_bytes());
     let at = buf.len();
-    if fold == Fold::MinU32 {
-        buf.extend_from_slice(&(value as u32).to_le_bytes());
-    } else {
-        buf.extend_from_slice(&value.to_le_bytes());
-    }
+    buf.resize(at + fold.value_bytes(), 0);
+    put_value(&mut buf[at..], value, fold);
     at
 }
 
+/// Writes `value` at the start of `to` in `fold`'s width.
+#[inline]
+fn put_value(to: &mut [u8], value: u64, fold: Fold) {
+    match fold {
+        Fold::MinU32 => to[..4].copy_from_slice(&(value as u32).to_le_bytes()),
+        Fold::MinU64 | Fold::SumF64 => to[..8].copy_from_slice(&value.to_le_bytes()),
+    }
+}
+
 impl Fold {
-    /// Bytes of one record: the target, then the value.
-    pub fn record_bytes(self) -> usize {
+    /// Bytes of a record's value (the target before it takes 4).
+    fn value_bytes(self) -> usize {
         match self {
-            Fold::MinU32 => 8,
-            Fold::MinU64 | Fold::SumF64 => 12,
+            Fold::MinU32 => 4,
+            Fold::MinU64 | Fold::SumF64 => 8,
         }
     }
 }
@@ -71,14 +77,6 @@ pub struct Combiner {
     shift: u32,
 }
 
-/// What [`Combiner::offer`] decided.
-pub enum Offer {
-    /// Folded into an earlier record (or dropped as no better): nothing to append.
-    Folded,
-    /// Append the record; `Combiner::appended` must follow with its offset.
-    Append,
-}
-
 impl Combiner {
     /// A table of `slots` entries (a power of two, at least 2).
     pub fn new(slots: usize) -> Combiner {
@@ -100,56 +98,47 @@ impl Combiner {
         ((target as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    /// Tries to fold `(target, value)` into `buf` (the buffer being filled for this table's
-    /// destination).
+    /// Sends `(target, value)` into `buf`, the buffer being filled for this table's
+    /// destination: folds it into an earlier record, drops it as no better, or appends it.
+    /// True when it was appended.
     #[inline]
-    pub fn offer(&mut self, buf: &mut [u8], target: u32, value: u64, fold: Fold) -> Offer {
+    pub fn send(&mut self, buf: &mut Vec<u8>, target: u32, value: u64, fold: Fold) -> bool {
         let generation = self.generation;
         let i = self.index(target);
         let slot = &mut self.slots[i];
-        if slot.generation == 0 || slot.target != target {
-            return Offer::Append;
-        }
-        let here = slot.generation == generation;
-        let at = slot.at as usize;
-        match fold {
-            Fold::MinU32 | Fold::MinU64 => {
-                if value >= slot.best {
-                    return Offer::Folded;
+        if slot.generation != 0 && slot.target == target {
+            // The earlier record is still in `buf` when it is of this buffer's generation.
+            let here = slot.generation == generation;
+            let at = slot.at as usize;
+            match fold {
+                Fold::MinU32 | Fold::MinU64 => {
+                    if value >= slot.best {
+                        return false;
+                    }
+                    slot.best = value;
+                    if here {
+                        put_value(&mut buf[at..], value, fold);
+                        return false;
+                    }
                 }
-                slot.best = value;
-                if !here {
-                    return Offer::Append;
-                }
-                if fold == Fold::MinU32 {
-                    buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
-                } else {
-                    buf[at..at + 8].copy_from_slice(&value.to_le_bytes());
+                Fold::SumF64 => {
+                    if here {
+                        let old = f64::from_le_bytes(buf[at..at + 8].try_into().expect("8 bytes"));
+                        let sum = old + f64::from_bits(value);
+                        put_value(&mut buf[at..], sum.to_bits(), fold);
+                        return false;
+                    }
                 }
             }
-            Fold::SumF64 => {
-                if !here {
-                    return Offer::Append;
-                }
-                let old = f64::from_le_bytes(buf[at..at + 8].try_into().expect("8 bytes"));
-                let sum = old + f64::from_bits(value);
-                buf[at..at + 8].copy_from_slice(&sum.to_bits().to_le_bytes());
-            }
         }
-        Offer::Folded
-    }
-
-    /// Remembers the record just appended with its value at byte `at` of the current buffer.
-    #[inline]
-    pub fn appended(&mut self, target: u32, value: u64, at: usize) {
-        let generation = self.generation;
-        let i = self.index(target);
-        self.slots[i] = Slot {
+        let at = append(buf, target, value, fold);
+        *slot = Slot {
             generation,
             target,
             at: at as u32,
             best: value,
         };
+        true
     }
 
     /// The buffer was handed over: its records can no longer change.
@@ -184,18 +173,8 @@ pub fn table_slots(aggregate: usize, tables: usize, budget: u64) -> usize {
 mod tests {
     use super::*;
 
-    /// Sends through a combiner into one buffer the way `Sender::send_keyed` does.
-    fn send(c: &mut Combiner, buf: &mut Vec<u8>, target: u32, value: u64, fold: Fold) -> bool {
-        if let Offer::Folded = c.offer(buf, target, value, fold) {
-            return false;
-        }
-        let at = append(buf, target, value, fold);
-        c.appended(target, value, at);
-        true
-    }
-
     fn records(buf: &[u8], fold: Fold) -> Vec<(u32, u64)> {
-        buf.chunks(fold.record_bytes())
+        buf.chunks(4 + fold.value_bytes())
             .map(|r| {
                 let t = u32::from_le_bytes(r[..4].try_into().unwrap());
                 let v = if fold == Fold::MinU32 {
@@ -213,17 +192,17 @@ mod tests {
         for fold in [Fold::MinU32, Fold::MinU64] {
             let mut c = Combiner::new(64);
             let mut buf = Vec::new();
-            assert!(send(&mut c, &mut buf, 5, 90, fold));
-            assert!(send(&mut c, &mut buf, 6, 10, fold));
-            assert!(!send(&mut c, &mut buf, 5, 70, fold));
-            assert!(!send(&mut c, &mut buf, 5, 80, fold));
+            assert!(c.send(&mut buf, 5, 90, fold));
+            assert!(c.send(&mut buf, 6, 10, fold));
+            assert!(!c.send(&mut buf, 5, 70, fold));
+            assert!(!c.send(&mut buf, 5, 80, fold));
             assert_eq!(records(&buf, fold), vec![(5, 70), (6, 10)]);
             // The buffer leaves: a worse value is still dropped, a better one is a new record.
             c.buffer_left();
             let mut next = Vec::new();
-            assert!(!send(&mut c, &mut next, 5, 75, fold));
-            assert!(send(&mut c, &mut next, 5, 60, fold));
-            assert!(!send(&mut c, &mut next, 5, 65, fold));
+            assert!(!c.send(&mut next, 5, 75, fold));
+            assert!(c.send(&mut next, 5, 60, fold));
+            assert!(!c.send(&mut next, 5, 65, fold));
             assert_eq!(records(&next, fold), vec![(5, 60)]);
         }
     }
@@ -233,14 +212,14 @@ mod tests {
         let mut c = Combiner::new(64);
         let mut buf = Vec::new();
         let f = |x: f64| x.to_bits();
-        assert!(send(&mut c, &mut buf, 3, f(0.25), Fold::SumF64));
-        assert!(!send(&mut c, &mut buf, 3, f(0.5), Fold::SumF64));
+        assert!(c.send(&mut buf, 3, f(0.25), Fold::SumF64));
+        assert!(!c.send(&mut buf, 3, f(0.5), Fold::SumF64));
         let got = records(&buf, Fold::SumF64);
         assert_eq!(got.len(), 1);
         assert_eq!(f64::from_bits(got[0].1), 0.75);
         c.buffer_left();
         let mut next = Vec::new();
-        assert!(send(&mut c, &mut next, 3, f(0.125), Fold::SumF64));
+        assert!(c.send(&mut next, 3, f(0.125), Fold::SumF64));
     }
 
     #[test]
@@ -256,7 +235,7 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let (t, v) = ((x >> 40) as u32 % 50, (x >> 20) % 1000);
-            send(&mut c, &mut buf, t, v, Fold::MinU64);
+            c.send(&mut buf, t, v, Fold::MinU64);
             let b = best.entry(t).or_insert(u64::MAX);
             *b = (*b).min(v);
             if x.is_multiple_of(7) {

@@ -31,7 +31,7 @@
 //!   consumer (a bounded `crossbeam_queue::ArrayQueue` used single-producer/single-consumer);
 //!   a full bin frees the buffer instead.
 
-use crate::combine::{self, Combiner, Fold, Offer};
+use crate::combine::{self, Combiner, Fold};
 use crossbeam_queue::ArrayQueue;
 use crossbeam_utils::CachePadded;
 use std::collections::VecDeque;
@@ -315,16 +315,13 @@ impl Sender<'_> {
         if mail.table_slots > 0 && !table.is_enabled() {
             *table = Combiner::new(mail.table_slots);
         }
-        let combining = table.is_enabled();
-        if combining {
-            if let Offer::Folded = table.offer(buf, target, value, fold) {
+        if table.is_enabled() {
+            if !table.send(buf, target, value, fold) {
                 ob.folded += 1;
                 return;
             }
-        }
-        let at = combine::append(buf, target, value, fold);
-        if combining {
-            table.appended(target, value, at);
+        } else {
+            combine::append(buf, target, value, fold);
         }
         mail.written(worker, ob, dest);
     }

@@ -237,17 +237,8 @@ fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<Finished> 
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
-    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut buf);
-            }
-            buf
-        })
-    };
-    let out = read(child.stdout.take().map(|p| Box::new(p) as _));
-    let err = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let out = read_on_a_thread(child.stdout.take());
+    let err = read_on_a_thread(child.stderr.take());
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -274,6 +265,19 @@ fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<Finished> 
     })
 }
 
+/// Reads all of `pipe` on its own thread.
+fn read_on_a_thread<R: std::io::Read + Send + 'static>(
+    pipe: Option<R>,
+) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
 /// Adds `speedup` to every timed row: the median of the serial oracle's times over all rows
 /// of the same application and graph, over the row's `time_s`. Each run times the oracle
 /// once, and a single oracle run of a few milliseconds varies by several times from run to
@@ -286,13 +290,17 @@ pub fn add_speedup(rows: &mut [Map<String, Value>]) {
             oracle.entry(key(r)).or_default().push(o);
         }
     }
+    let median: std::collections::BTreeMap<(String, String), f64> = oracle
+        .into_iter()
+        .map(|(k, mut times)| {
+            times.sort_by(f64::total_cmp);
+            (k, times[times.len() / 2])
+        })
+        .collect();
     for r in rows.iter_mut() {
-        let (Some(times), Some(t)) = (oracle.get(&key(r)), number(r, "time_s")) else {
+        let (Some(&median), Some(t)) = (median.get(&key(r)), number(r, "time_s")) else {
             continue;
         };
-        let mut times = times.clone();
-        times.sort_by(f64::total_cmp);
-        let median = times[times.len() / 2];
         r.insert("oracle_median_s".into(), median.into());
         r.insert("speedup".into(), (median / t.max(1e-9)).into());
     }

@@ -126,28 +126,37 @@ impl<'g> Tc<'g> {
     }
 
     /// Triangles closed by `list` (an out-list) and the out-lists of its ids this rank owns,
-    /// and how many such ids there were.
+    /// and how many such ids there were; `remote` gets the owner of every other id.
     #[inline]
-    fn close(&self, list: &[u32]) -> (u64, u64) {
-        let (g, part) = (self.g, &self.g.part);
-        let mine = |v: &&u32| part.owner(**v) == g.rank;
-        let count = |count_in: &dyn Fn(&[u32]) -> u64| {
-            let mut done = 0;
-            let found = list
-                .iter()
-                .filter(mine)
-                .map(|&v| {
-                    done += 1;
-                    count_in(self.out(part.local(v)))
-                })
-                .sum();
-            (found, done)
-        };
+    fn close(&self, list: &[u32], remote: impl FnMut(usize)) -> (u64, u64) {
         if self.words > 0 {
-            with_marked(self.words, list, |marked| count(&|o| marked.count_in(o)))
+            with_marked(self.words, list, |marked| {
+                self.tally(list, remote, |o| marked.count_in(o))
+            })
         } else {
-            count(&|o| intersect(list, o))
+            self.tally(list, remote, |o| intersect(list, o))
         }
+    }
+
+    #[inline]
+    fn tally(
+        &self,
+        list: &[u32],
+        mut remote: impl FnMut(usize),
+        count_in: impl Fn(&[u32]) -> u64,
+    ) -> (u64, u64) {
+        let (g, part) = (self.g, &self.g.part);
+        let (mut found, mut done) = (0, 0);
+        for &v in list {
+            let o = part.owner(v);
+            if o == g.rank {
+                found += count_in(self.out(part.local(v)));
+                done += 1;
+            } else {
+                remote(o);
+            }
+        }
+        (found, done)
     }
 
     #[inline]
@@ -186,18 +195,15 @@ impl DistApp for Tc<'_> {
         ctx: &mut Context<'_, TcTask, H>,
         mail: &Mailroom,
     ) {
-        let (g, part) = (self.g, &self.g.part);
         let list = self.out(task.node);
-        let (found, local) = self.close(list);
-        DESTS.with(|dests| {
+        let (found, local) = DESTS.with(|dests| {
             let mut dests = dests.borrow_mut();
             dests.clear();
-            for &v in list {
-                let o = part.owner(v);
-                if o != g.rank && !dests.contains(&o) {
+            let counted = self.close(list, |o| {
+                if !dests.contains(&o) {
                     dests.push(o);
                 }
-            }
+            });
             let mut out = mail.sender(ctx.worker());
             for &d in dests.iter() {
                 out.send(d, |b| {
@@ -207,6 +213,7 @@ impl DistApp for Tc<'_> {
                     }
                 });
             }
+            counted
         });
         ctx.count(TRIANGLES, found);
         ctx.count(INTERSECTIONS, local);
@@ -222,7 +229,7 @@ impl DistApp for Tc<'_> {
                 let raw = r.u32s(len);
                 list.clear();
                 list.extend((0..len).map(|i| u32_at(raw, i)));
-                let (f, d) = self.close(&list);
+                let (f, d) = self.close(&list, |_| {});
                 found += f;
                 done += d;
             }
