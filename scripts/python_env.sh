@@ -7,14 +7,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! python3 -m venv --help >/dev/null 2>&1; then
-    echo "python3 with venv not found: installing Debian's python3-venv" >&2
+    echo "prereq: installing Debian's python3-venv (python3 with venv not found)"
     apt-get update -qq && apt-get install -y -qq python3 python3-venv python3-pip
 fi
-if [ ! -x .venv/bin/python ]; then
+if [ -x .venv/bin/python ]; then
+    echo "prereq: Python venv: present (.venv, $(.venv/bin/python --version))"
+else
     python3 -m venv .venv
+    echo "prereq: Python venv: created (.venv, $(.venv/bin/python --version))"
 fi
 pip() { .venv/bin/pip --quiet --disable-pip-version-check "$@"; }
-pip install maturin numpy scipy networkx pytest hypothesis mypy
+packages=(maturin numpy scipy networkx pytest hypothesis mypy)
 if [ "${ORDO_PEERS:-0}" = 1 ]; then
-    pip install networkit python-igraph rustworkx
+    packages+=(networkit python-igraph rustworkx)
+fi
+# pip prints nothing when every package is already there: say which it had to fetch.
+absent=()
+for package in "${packages[@]}"; do
+    .venv/bin/pip show --quiet "$package" >/dev/null 2>&1 || absent+=("$package")
+done
+pip install "${packages[@]}"
+if [ ${#absent[@]} -eq 0 ]; then
+    echo "prereq: Python packages: present (${packages[*]})"
+else
+    echo "prereq: Python packages: installed ${absent[*]}"
 fi

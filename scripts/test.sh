@@ -4,24 +4,39 @@
 # the loom model checks of the lock-free protocols, a short libFuzzer run of every graph
 # reader, and the Python package (`pip install .` into .venv, then pytest with the
 # docstrings' examples). docs/reliability.md says what each covers. Open MPI is installed
-# when missing (scripts/mpi_env.sh) for ordo-dist's tests, which launch mpirun.
+# when missing (scripts/mpi_env.sh) for ordo-dist's tests, which launch mpirun; every
+# prerequisite is checked (and installed where missing) first, one `prereq:` line each.
 # Tests that need the shared real graphs look in $ORDO_DATA or ../shared/data and skip with a
 # message when they are absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Prerequisites first, one `prereq:` line each, so a log shows what a fresh machine needed.
+echo "== prerequisites"
 if ! command -v cargo >/dev/null; then
     echo "cargo not found: install Rust from https://rustup.rs" >&2
     exit 1
 fi
+echo "prereq: cargo: present ($(cargo --version))"
 for component in rustfmt clippy; do
-    if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    subcommand=${component/rustfmt/fmt}
+    if cargo "$subcommand" --version >/dev/null 2>&1; then
+        echo "prereq: $component: present ($(cargo "$subcommand" --version))"
+    else
         rustup component add "$component"
+        echo "prereq: $component: installed ($(cargo "$subcommand" --version))"
     fi
 done
-
-# ordo-dist builds against MPI and its tests run mpirun -np 1, 2 and 4 on this host.
+# ordo-dist builds against MPI (bindgen needs libclang) and its tests run mpirun -np 1, 2, 4.
 scripts/mpi_env.sh
+# The Python package's build and tests.
+scripts/python_env.sh
+if cargo fuzz --version >/dev/null 2>&1; then
+    echo "prereq: cargo-fuzz: present ($(cargo fuzz --version))"
+else
+    cargo install cargo-fuzz --locked --quiet
+    echo "prereq: cargo-fuzz: installed ($(cargo fuzz --version))"
+fi
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -39,11 +54,10 @@ cargo test --release -p ordo-sched --test loom_spraylist
 cargo test --release -p ordo-exec --test loom_termination
 unset RUSTFLAGS CARGO_TARGET_DIR
 
-echo "== fuzz every graph reader for ${FUZZ_SECONDS:-8} s each (installs cargo-fuzz when missing)"
+echo "== fuzz every graph reader for ${FUZZ_SECONDS:-8} s each"
 FUZZ_SECONDS=${FUZZ_SECONDS:-8} scripts/fuzz.sh
 
 echo "== Python package: pip install . into .venv, pytest (real graphs, hypothesis, doctests)"
-scripts/python_env.sh
 .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps .
 .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
 .venv/bin/python -m mypy --strict --ignore-missing-imports python/ordo
