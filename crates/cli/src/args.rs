@@ -3,25 +3,13 @@
 use clap::Args;
 use std::path::PathBuf;
 
+/// The graph file and the input flags `ordo-dist` shares ([`ordo_graph::InputFlags`]).
 #[derive(Debug, Clone, Args)]
 pub struct InputArgs {
     /// Graph file: .gr (DIMACS), .txt (SNAP), .mtx, .graph (METIS), .el, .wel, .ordo; .gz is fine
     pub graph: PathBuf,
-    /// Input format, overriding detection from the extension and content
-    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(ordo_graph::Format::NAMES))]
-    pub format: Option<String>,
-    /// Add the reverse of every arc (undirected view)
-    #[arg(long)]
-    pub symmetrize: bool,
-    /// Remove arcs from a node to itself
-    #[arg(long)]
-    pub drop_self_loops: bool,
-    /// Keep only the lightest of parallel arcs
-    #[arg(long)]
-    pub merge_parallel: bool,
-    /// Random integer weights lo:hi:seed (for unweighted inputs; replaces file weights)
-    #[arg(long, value_name = "LO:HI:SEED")]
-    pub weights: Option<String>,
+    #[command(flatten)]
+    pub flags: ordo_graph::InputFlags,
 }
 
 /// Which scheduler, configured how, on what topology: shared by the applications and

@@ -13,8 +13,11 @@ use serde_json::json;
 pub struct BcArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// One source node, as the file numbers nodes (GAPBS's -r)
+    #[arg(long, conflicts_with = "sources")]
+    pub source: Option<u64>,
     /// Sources: a count K to sample uniformly (with --seed), `all`, or a comma-separated list
-    /// of node ids as the file numbers them (a single node as `7,`)
+    /// of node ids as the file numbers them (one node: --source N)
     #[arg(long, default_value = "50")]
     pub sources: String,
     /// Seed of the source sample
@@ -44,6 +47,9 @@ fn sources_of(a: &BcArgs, li: &LoadedInput) -> CliResult<Vec<u32>> {
     let n = g.num_nodes();
     if n == 0 {
         return Err(CliError::input("the graph has no nodes"));
+    }
+    if let Some(id) = a.source {
+        return Ok(vec![g.node_from_file_id(id).map_err(CliError::input)?]);
     }
     let spec = a.sources.trim();
     if spec == "all" {

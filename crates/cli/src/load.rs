@@ -3,7 +3,7 @@
 use crate::args::InputArgs;
 use crate::error::{CliError, CliResult};
 use indicatif::{ProgressBar, ProgressStyle};
-use ordo_graph::{load_graph, BuildOptions, Format, Graph, LoadOptions, WeightSpec};
+use ordo_graph::{load_graph, Format, Graph, LoadOptions, WeightSpec};
 use std::io::IsTerminal;
 use std::time::Instant;
 
@@ -19,28 +19,7 @@ pub struct LoadedInput {
 }
 
 pub fn load_options(a: &InputArgs) -> CliResult<LoadOptions> {
-    let format = match &a.format {
-        Some(f) => Some(Format::from_name(f).ok_or_else(|| {
-            CliError::usage(format!(
-                "unknown format '{f}'; valid: {}",
-                Format::NAMES.join(", ")
-            ))
-        })?),
-        None => None,
-    };
-    let weights = match &a.weights {
-        Some(w) => Some(w.parse::<WeightSpec>().map_err(CliError::usage)?),
-        None => None,
-    };
-    Ok(LoadOptions {
-        format,
-        build: BuildOptions {
-            symmetrize: a.symmetrize,
-            drop_self_loops: a.drop_self_loops,
-            merge_parallel: a.merge_parallel,
-            weights,
-        },
-    })
+    a.flags.load_options().map_err(CliError::usage)
 }
 
 /// Large files show a progress bar, but only when stdout is a terminal.

@@ -130,6 +130,10 @@ fn bc_json_layouts_and_queues_agree() {
     // A listed source (the file's ids).
     let one = json(&ordo(&["bc", &g, "--sources", "17,", "--json"]));
     assert_eq!(one["source_ids"], serde_json::json!([17]));
+    // --source names one node, as in every other application (GAPBS's -r).
+    let single = json(&ordo(&["bc", &g, "--source", "17", "--json"]));
+    assert_eq!(single["source_ids"], serde_json::json!([17]));
+    assert_eq!(single["sum"], one["sum"]);
 }
 
 #[test]
@@ -300,6 +304,12 @@ fn exit_codes_and_one_line_errors() {
         (&["bc", &g, "--sources", "x"], 2, "expected a count"),
         (&["bc", &g, "--sources", "1,x"], 2, "'x' is not a node id"),
         (&["bc", &g, "--sources", "3,68214"], 1, "out of range"),
+        (&["bc", &g, "--source", "68214"], 1, "out of range"),
+        (
+            &["bc", &g, "--source", "3", "--sources", "4"],
+            2,
+            "cannot be used with",
+        ),
         (&["bc", &g, "-s", "obim"], 2, "do not apply"),
         (&["bc", &g, "--queues", "lifo"], 2, "invalid value"),
         (&["bc", &g, "--task", "0"], 2, "--task"),

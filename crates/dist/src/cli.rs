@@ -10,7 +10,7 @@ use ordo_dist::mail::MailConfig;
 use ordo_dist::net::{DistError, DistResult, Net};
 use ordo_dist::runtime::{self, Ran};
 use ordo_exec::ExecConfig;
-use ordo_graph::Graph;
+use ordo_graph::{BuildOptions, Graph, WeightSpec};
 use ordo_sched::SchedulerConfig;
 use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant};
@@ -28,7 +28,10 @@ use std::time::{Duration, Instant};
   mpirun -np 8 --hostfile hosts ordo-dist cc gen:kronecker:24 --no-verify --json
 
 GRAPH is a file (an .ordo binary is read in parts by every rank, by offsets; other formats
-are parsed once by rank 0 and scattered) or a generator that every rank runs for its share:
+are parsed once by rank 0 and scattered) or a generator that every rank runs for its share.
+The input flags (--format, --symmetrize, --drop-self-loops, --merge-parallel, --weights)
+are ordo's and give the same graph; sssp on an unweighted graph uses weights 1:255:1, as
+ordo does. Generators:
   gen:kronecker:SCALE[:EDGE_FACTOR]   Graph500 Kronecker, 2^SCALE nodes
   gen:er:SCALE[:FACTOR]               Erdos-Renyi like DIMACS10 er-fact1.5-scaleN
   gen:uniform:N:M                     M uniform random arcs over N nodes
@@ -45,6 +48,8 @@ struct Args {
     app: App,
     /// Graph file or generator (see below)
     graph: String,
+    #[command(flatten)]
+    input: ordo_graph::InputFlags,
     /// Source node (bfs, sssp), as the file numbers nodes [default: the first node]
     #[arg(long)]
     source: Option<u64>,
@@ -242,8 +247,30 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
     let mut exec = ExecConfig::new(threads);
     exec.pin = !a.no_pin && net.size == 1;
 
+    let opts = a.input.load_options().map_err(usage)?;
+
     let t = Instant::now();
-    let g = load::load(net, &source, a.partition == Layout::Hash, a.seed)?;
+    let g = load::load(net, &source, &opts, a.partition == Layout::Hash, a.seed)?;
+    // As `ordo sssp`: an unweighted graph gets the papers' random weights, with a note.
+    let mut weights = opts.build.weights;
+    let g = if a.app == App::Sssp && g.weights.is_none() {
+        let spec = WeightSpec::DEFAULT;
+        if net.rank == 0 {
+            eprintln!(
+                "ordo-dist: note: the graph has no weights: using random weights {spec} (set with --weights)"
+            );
+        }
+        weights = Some(spec);
+        g.rebuild(
+            net,
+            &BuildOptions {
+                weights,
+                ..BuildOptions::default()
+            },
+        )?
+    } else {
+        g
+    };
     let g = match a.app {
         App::Cc | App::Tc => g.undirected_simple(net)?,
         _ => g,
@@ -255,6 +282,9 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
     out.insert("app".into(), json!(format!("{:?}", a.app).to_lowercase()));
     out.insert("graph".into(), json!(a.graph));
     out.insert("format".into(), json!(g.origin));
+    if let Some(spec) = weights {
+        out.insert("weights".into(), json!(spec.to_string()));
+    }
     out.insert("nodes".into(), json!(g.num_nodes()));
     out.insert("edges".into(), json!(g.m));
     out.insert("ranks".into(), json!(net.size));

@@ -3,7 +3,7 @@
 
 use crate::net::{DistResult, Net};
 use crate::partition::Partition;
-use ordo_graph::{Buf, Graph, IdBase};
+use ordo_graph::{Buf, BuildOptions, Graph, IdBase};
 
 pub struct LocalGraph {
     pub part: Partition,
@@ -49,6 +49,8 @@ pub type Csr = (Vec<u64>, Vec<u32>, Option<Vec<u32>>);
 pub enum Arcs {
     /// Keep every arc (a repartition must not change the graph).
     Keep,
+    /// One arc per (u, v), the lightest (`--merge-parallel`).
+    Merge,
     /// One arc per (u, v), the lightest, and no self-loops: a simple graph.
     Simple,
 }
@@ -127,6 +129,8 @@ impl LocalGraph {
         triples.sort_unstable();
         if mode == Arcs::Simple {
             triples.retain(|&(l, v, _)| part.global(net.rank, l) != v);
+        }
+        if mode != Arcs::Keep {
             // Sorted by (u, v, w): the first of each (u, v) run is the lightest.
             triples.dedup_by_key(|t| (t.0, t.1));
         }
@@ -163,6 +167,48 @@ impl LocalGraph {
             weights,
             ..self
         })
+    }
+
+    /// The graph with the input flags applied (`--weights`, `--symmetrize`,
+    /// `--drop-self-loops`, `--merge-parallel`), arc for arc as
+    /// [`ordo_graph::EdgeList::build`] applies them on one machine: weights are a function
+    /// of the arc, a reverse arc goes to its source's owner, and every adjacency ends sorted
+    /// by (target, weight).
+    pub fn rebuild(&self, net: &Net, opts: &BuildOptions) -> DistResult<LocalGraph> {
+        let mut out = ArcsTo::new(net.size);
+        for l in 0..self.local_nodes() {
+            let u = self.global(l);
+            for i in self.arcs(l) {
+                let v = self.targets[i];
+                if opts.drop_self_loops && u == v {
+                    continue;
+                }
+                let w = match opts.weights {
+                    Some(spec) => spec.weight(u, v),
+                    None => self.weights.as_ref().map_or(1, |w| w[i]),
+                };
+                out.push(net.rank, u, v, w);
+                if opts.symmetrize && u != v {
+                    out.push(self.part.owner(v), v, u, w);
+                }
+            }
+        }
+        let weighted = self.weights.is_some() || opts.weights.is_some();
+        let mode = if opts.merge_parallel {
+            Arcs::Merge
+        } else {
+            Arcs::Keep
+        };
+        let csr = LocalGraph::from_arcs(net, self.part.clone(), out, weighted, mode)?;
+        let m = net.sum_u64(csr.1.len() as u64);
+        Ok(LocalGraph::new(
+            net,
+            self.part.clone(),
+            m,
+            csr,
+            self.id_base,
+            &self.origin,
+        ))
     }
 
     /// The undirected simple graph (every arc both ways, no self-loops, no repeats, no

@@ -17,7 +17,7 @@ use crate::graph::{Arcs, ArcsTo, LocalGraph};
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::Partition;
 use ordo_graph::formats::binary;
-use ordo_graph::{mix64, IdBase, LoadOptions};
+use ordo_graph::{mix64, Format, IdBase, LoadOptions};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -115,18 +115,36 @@ impl GenSpec {
     }
 }
 
-/// Loads this rank's part. Every rank calls it together; a rank that fails reports its own
-/// error and the others learn which rank failed (no rank is left waiting).
-pub fn load(net: &Net, src: &Source, hashed: bool, seed: u64) -> DistResult<LocalGraph> {
+/// Loads this rank's part with the input flags applied (`opts`, as `ordo` applies them).
+/// Every rank calls it together; a rank that fails reports its own error and the others
+/// learn which rank failed (no rank is left waiting).
+pub fn load(
+    net: &Net,
+    src: &Source,
+    opts: &LoadOptions,
+    hashed: bool,
+    seed: u64,
+) -> DistResult<LocalGraph> {
     let g = match src {
+        Source::Gen(_) if opts.format.is_some() => {
+            return Err(DistError::Usage(
+                "--format applies to graph files, not to generators".into(),
+            ))
+        }
         Source::Gen(spec) => generate(net, spec, seed)?,
         Source::File(path) => {
-            if is_plain_binary(path) {
+            let binary = matches!(opts.format, None | Some(Format::Binary));
+            if binary && is_plain_binary(path) {
                 net.agree(read_binary_part(net, path))?
             } else {
-                scatter_text(net, path)?
+                scatter_text(net, path, opts.format)?
             }
         }
+    };
+    let g = if opts.build.changes_graph() {
+        g.rebuild(net, &opts.build)?
+    } else {
+        g
     };
     if hashed {
         let n = g.num_nodes();
@@ -230,9 +248,13 @@ fn read_binary_part(net: &Net, path: &Path) -> DistResult<LocalGraph> {
 }
 
 /// Rank 0 parses a text (or compressed) graph and sends each rank its edge-balanced range.
-fn scatter_text(net: &Net, path: &Path) -> DistResult<LocalGraph> {
+fn scatter_text(net: &Net, path: &Path, format: Option<Format>) -> DistResult<LocalGraph> {
     let loaded = if net.rank == 0 {
-        ordo_graph::load_graph(path, &LoadOptions::default(), None)
+        let opts = LoadOptions {
+            format,
+            ..LoadOptions::default()
+        };
+        ordo_graph::load_graph(path, &opts, None)
             .map(Some)
             .map_err(|e| DistError::Failed(e.to_string()))
     } else {

@@ -319,6 +319,107 @@ fn usage_errors_exit_2_with_one_message() {
         Duration::from_secs(60),
     );
     assert_eq!(o.code, Some(2), "{}", o.stderr);
+    let o = mpirun(
+        1,
+        &["sssp", "gen:er:8", "--format", "snap"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert!(o.stderr.contains("not to generators"), "{}", o.stderr);
+    let o = mpirun(
+        1,
+        &["sssp", "gen:er:8", "--weights", "9:1:0"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert!(o.stderr.contains("bad weight spec"), "{}", o.stderr);
+}
+
+/// The input flags are `ordo`'s: the same flags give the graph `ordo_graph`'s builder gives
+/// on one machine, from a text file (scattered by rank 0) and a binary one (read in parts).
+#[test]
+fn input_flags_build_the_graph_ordo_builds() {
+    let flags = [
+        "--symmetrize",
+        "--drop-self-loops",
+        "--merge-parallel",
+        "--weights",
+        "1:9:4",
+    ];
+    let opts = ordo_graph::LoadOptions {
+        format: None,
+        build: ordo_graph::BuildOptions {
+            symmetrize: true,
+            drop_self_loops: true,
+            merge_parallel: true,
+            weights: Some("1:9:4".parse().unwrap()),
+        },
+    };
+    let g = ordo_graph::load_graph(&amsterdam(), &opts, None)
+        .unwrap()
+        .graph;
+    let text = amsterdam();
+    let binary = amsterdam_binary("flags");
+    for np in [1, 2] {
+        for input in [&text, &binary] {
+            let mut args = vec!["sssp", input.to_str().unwrap()];
+            args.extend(flags);
+            let j = run_json(np, &args);
+            assert_eq!(j["verified"], true, "{j}");
+            assert_eq!(j["edges"], g.num_edges() as u64, "{j}");
+            assert_eq!(j["weights"], "1:9:4", "{j}");
+            for (k, v) in expected("sssp", &g) {
+                assert_eq!(j[k], v, "np {np}: {k} in {j}");
+            }
+        }
+    }
+    // `ordo tc G --symmetrize` is accepted; so is ordo-dist's.
+    let j = run_json(2, &["tc", text.to_str().unwrap(), "--symmetrize"]);
+    assert_eq!(j["triangles"], expected("tc", &g)[0].1, "{j}");
+    let _ = std::fs::remove_file(&binary);
+}
+
+/// sssp on an unweighted file draws `ordo sssp`'s default weights (1:255:1) and says so.
+#[test]
+fn sssp_on_an_unweighted_file_uses_ordos_default_weights() {
+    let g = ordo_graph::load_graph(&amsterdam(), &Default::default(), None)
+        .unwrap()
+        .graph;
+    let mut text = String::new();
+    for u in 0..g.num_nodes() as u32 {
+        for (v, _) in g.out_edges(u) {
+            text.push_str(&format!("{u}\t{v}\n"));
+        }
+    }
+    let path =
+        std::env::temp_dir().join(format!("ordo-dist-unweighted-{}.txt", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let mut want = ordo_graph::load_graph(&path, &Default::default(), None)
+        .unwrap()
+        .graph;
+    want.assign_weights(ordo_graph::WeightSpec::DEFAULT);
+    let mut args = vec!["sssp", path.to_str().unwrap(), "--json", "--threads", "1"];
+    let o = mpirun(2, &args, Duration::from_secs(120));
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(
+        o.stderr.matches("using random weights 1:255:1").count(),
+        1,
+        "{}",
+        o.stderr
+    );
+    let j: Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    assert_eq!(j["weights"], "1:255:1", "{j}");
+    for (k, v) in expected("sssp", &want) {
+        assert_eq!(j[k], v, "{k} in {j}");
+    }
+    args.extend(["--weights", "2:2:0"]);
+    let o = mpirun(1, &args, Duration::from_secs(120));
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(!o.stderr.contains("random weights"), "{}", o.stderr);
+    let j: Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    assert_eq!(j["weights"], "2:2:0", "{j}");
+    assert_eq!(j["max_dist"], 2 * expected("bfs", &want)[2].1, "{j}");
+    let _ = std::fs::remove_file(&path);
 }
 
 /// Termination must neither fire early nor hang when work hops between ranks one message at

@@ -16,6 +16,8 @@ mod buf;
 mod builder;
 mod csr;
 mod error;
+#[cfg(feature = "clap")]
+mod flags;
 pub mod formats;
 pub mod gen;
 mod input;
@@ -29,6 +31,8 @@ pub use buf::Buf;
 pub use builder::{BuildOptions, EdgeList};
 pub use csr::{Coords, Graph, IdBase, Transpose};
 pub use error::{GraphError, Location, Result};
+#[cfg(feature = "clap")]
+pub use flags::InputFlags;
 pub use input::{node_limit, read_input, Format, Progress};
 pub use load::{
     load_coords, load_graph, load_graph_from_bytes, undirected_simple, LoadOptions, Loaded,
