@@ -14,9 +14,9 @@
 //! for parallelism, counted in [`SsspStats`].
 
 use crate::verify::{compare, VerifyError};
-use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
+use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
-use ordo_sched::Scheduler;
+use ordo_sched::{Handle, Scheduler};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -106,27 +106,19 @@ pub fn run<S: Scheduler<SsspTask>>(
             ctx.useless(); // a label that a shorter path overwrites later
         }
         let (lo, hi) = (offsets[v] as usize, offsets[v + 1] as usize);
-        let mut improved = 0;
-        for e in lo..hi {
-            let t = targets[e];
-            let w = weights.map_or(1, |w| w[e]) as u64;
-            let nd = task.dist + w;
-            let slot = &dist[t as usize];
-            let mut cur = slot.load(Ordering::Relaxed);
-            while nd < cur {
-                match slot.compare_exchange_weak(cur, nd, Ordering::Relaxed, Ordering::Relaxed) {
-                    Ok(_) => {
-                        improved += 1;
-                        if oracle.is_some_and(|f| f[t as usize] == nd) {
-                            ctx.count(GOOD, 1);
-                        }
-                        ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
-                        break;
-                    }
-                    Err(actual) => cur = actual,
-                }
-            }
-        }
+        // Sliced once per task, weighted or not outside the loop: no bounds check or
+        // Option test per edge.
+        let out = &targets[lo..hi];
+        let improved = match weights {
+            Some(ws) => relax(
+                out.iter().copied().zip(ws[lo..hi].iter().copied()),
+                task.dist,
+                &dist,
+                oracle,
+                ctx,
+            ),
+            None => relax(out.iter().map(|&t| (t, 1)), task.dist, &dist, oracle, ctx),
+        };
         ctx.count(IMPROVED, improved);
         ctx.count(EDGES, (hi - lo) as u64);
     })?;
@@ -141,6 +133,39 @@ pub fn run<S: Scheduler<SsspTask>>(
         report,
         stats,
     })
+}
+
+/// Relaxes `edges` (target, weight) of a node reached at distance `d`: lowers each target's
+/// label with a CAS loop and pushes a task for every label it lowered. Returns how many.
+/// Always inlined, so each caller (weighted, unweighted) gets its own tight loop.
+#[inline(always)]
+fn relax<H: Handle<SsspTask>>(
+    edges: impl Iterator<Item = (u32, u32)>,
+    d: u64,
+    dist: &[AtomicU64],
+    oracle: Option<&[u64]>,
+    ctx: &mut Context<'_, SsspTask, H>,
+) -> u64 {
+    let mut improved = 0;
+    for (t, w) in edges {
+        let nd = d + w as u64;
+        let slot = &dist[t as usize];
+        let mut cur = slot.load(Ordering::Relaxed);
+        while nd < cur {
+            match slot.compare_exchange_weak(cur, nd, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => {
+                    improved += 1;
+                    if oracle.is_some_and(|f| f[t as usize] == nd) {
+                        ctx.count(GOOD, 1);
+                    }
+                    ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
+                    break;
+                }
+                Err(actual) => cur = actual,
+            }
+        }
+    }
+    improved
 }
 
 /// Serial oracle: textbook Dijkstra with a binary heap and lazy deletion.

@@ -90,30 +90,41 @@ pub struct Context<'a, T, H> {
 
 impl<T, H: Handle<T>> Context<'_, T, H> {
     /// Schedules a new task.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, task: T, priority: u64) {
-        self.enqueue(priority, |h| h.push(task, priority));
+        let t0 = self.before_push();
+        self.handle.push(task, priority);
+        self.after_push(t0, priority);
     }
 
     /// Schedules a new task that works on `owner` (a node id): owner-computes schedulers
     /// (`pheap`) route it to the owner's queue; the others treat it as [`push`](Self::push).
-    #[inline]
+    #[inline(always)]
     pub fn push_owned(&mut self, task: T, priority: u64, owner: u64) {
-        self.enqueue(priority, |h| h.push_owned(task, priority, owner));
+        let t0 = self.before_push();
+        self.handle.push_owned(task, priority, owner);
+        self.after_push(t0, priority);
     }
 
-    /// Counts a push for termination and statistics, then does it, timed when probed.
-    #[inline]
-    fn enqueue(&mut self, priority: u64, push: impl FnOnce(&mut H)) {
+    /// Counts a push for termination and statistics; the start time when probed. (Calls to
+    /// the handle are direct, not through a closure, which LLVM left out of line: 12% more
+    /// instructions in SSSP.)
+    #[inline(always)]
+    fn before_push(&mut self) -> u64 {
         self.term.on_push(self.credit);
         self.stats.pushes += 1;
-        match self.probe.as_deref_mut() {
-            None => push(self.handle),
-            Some(p) => {
-                let t0 = ticks();
-                push(self.handle);
-                p.note_push(t0, priority);
-            }
+        if self.probe.is_some() {
+            ticks()
+        } else {
+            0
+        }
+    }
+
+    /// Times the push that started at `t0` when probed.
+    #[inline(always)]
+    fn after_push(&mut self, t0: u64, priority: u64) {
+        if let Some(p) = self.probe.as_deref_mut() {
+            p.note_push(t0, priority);
         }
     }
 

@@ -129,19 +129,37 @@ impl<T: Copy + Send> Bag<T> {
         self.with_slot(w.worker, |slot| !std::mem::replace(&mut slot.listed, true))
     }
 
-    #[inline]
+    /// Appends to `w`'s push chunk; a chunk that fills goes to `w`'s list at once.
+    #[inline(always)]
     pub fn push(&self, w: &mut BagWorker<T>, task: T) {
-        let pool = &mut w.pool;
-        let full = self.with_slot(w.worker, |slot| {
-            let chunk = slot.push.get_or_insert_with(|| pool.get());
+        // Some(filled) when the task went into the push chunk; None when there is none.
+        let pushed = self.with_slot(w.worker, |slot| {
+            let chunk = slot.push.as_mut()?;
             chunk.push(task);
-            if chunk.is_full() {
-                slot.push.take()
-            } else {
-                None
-            }
+            Some(chunk.is_full())
         });
-        if let Some(chunk) = full {
+        // Both rare: a chunk that just filled, and the first push since the chunk left.
+        match pushed {
+            Some(false) => {}
+            Some(true) => self.publish_push_chunk(w),
+            None => self.push_into_new_chunk(w, task),
+        }
+    }
+
+    #[cold]
+    fn push_into_new_chunk(&self, w: &mut BagWorker<T>, task: T) {
+        let mut chunk = w.pool.get();
+        chunk.push(task);
+        if chunk.is_full() {
+            self.publish(w, chunk); // a chunk of one task
+        } else {
+            self.with_slot(w.worker, |slot| slot.push = Some(chunk));
+        }
+    }
+
+    #[cold]
+    fn publish_push_chunk(&self, w: &mut BagWorker<T>) {
+        if let Some(chunk) = self.with_slot(w.worker, |slot| slot.push.take()) {
             self.publish(w, chunk);
         }
     }
@@ -152,7 +170,7 @@ impl<T: Copy + Send> Bag<T> {
         self.lists[w.list].push(chunk);
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn pop(&self, shared: &BagShared, w: &mut BagWorker<T>) -> Option<T> {
         let order = shared.order;
         let hit = self.with_slot(w.worker, |slot| {

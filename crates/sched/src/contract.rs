@@ -54,7 +54,7 @@ pub trait Handle<T> {
     fn push(&mut self, task: T, priority: u64);
     /// Pushes a task that belongs to `owner` (e.g. the node it works on), for schedulers with
     /// an owner-computes rule (`pheap`); the others ignore the owner.
-    #[inline]
+    #[inline(always)]
     fn push_owned(&mut self, task: T, priority: u64, owner: u64) {
         let _ = owner;
         self.push(task, priority);
