@@ -69,7 +69,8 @@ def sssp(
     """Shortest-path distances from ``source`` (float64, ``inf`` where unreachable).
 
     Prioritized by distance; ``delta`` (bucketing schedulers: one bucket per ``2**delta``
-    distance units) defaults to log2(max weight / mean degree) of the graph.
+    distance units) defaults to a width picked from the graph: log2(2 x mean weight / mean
+    degree) on small-world graphs, about 4000 tasks per bucket on road networks and meshes.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], weights=[4, 1, 1, 1], num_nodes=5)

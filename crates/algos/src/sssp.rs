@@ -212,19 +212,8 @@ pub fn summarize(dist: &[u64]) -> (u64, u128, u64) {
     (reached, sum, max)
 }
 
-/// A delta for obim-like schedulers that needs no tuning: buckets 2^delta wide with
-/// 2^delta ≈ max weight / mean degree, the Δ = Θ(max weight / degree) of Meyer & Sanders'
-/// Δ-stepping analysis. Measured on this machine (median of 9, 1 and 2 threads): NY road
-/// (max 36946, degree 2.8) gets 13, where a sweep of 9..15 is fastest at 13-14; Slashdot with
-/// weights 1:255 (degree 11.5) gets 4, where a sweep of 0..6 is fastest at 2-4.
+/// The bucket width (a shift) for obim-like schedulers that needs no tuning: see
+/// [`crate::delta`].
 pub fn default_delta(g: &Graph) -> u32 {
-    delta_for(g.num_nodes() as u64, g.num_edges() as u64, g.max_weight())
-}
-
-/// [`default_delta`] from the graph's sizes alone (for a graph no process holds whole).
-pub fn delta_for(nodes: u64, arcs: u64, max_weight: u32) -> u32 {
-    let n = nodes.max(1) as f64;
-    let degree = (arcs as f64 / n).max(1.0);
-    let width = (max_weight as f64 / degree).max(1.0);
-    width.log2().floor() as u32
+    crate::delta::default_delta(g)
 }

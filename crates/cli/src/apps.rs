@@ -17,7 +17,8 @@ pub struct SsspArgs {
     #[arg(long)]
     pub source: Option<u64>,
     /// Priority shift for bucketing schedulers (auto, obim): one bucket per 2^K distance units
-    /// [default: log2(max weight / mean degree) of the graph]
+    /// [default: from the graph: log2(2 x mean weight / mean degree), wider on road networks
+    /// and meshes (about 4000 tasks per bucket)]
     #[arg(long, value_name = "K")]
     pub delta: Option<u32>,
     #[command(flatten)]

@@ -471,8 +471,13 @@ fn paths(
     let delta = if unit {
         0
     } else {
-        let max_weight = net.max_u64(g.max_weight() as u64) as u32;
-        ordo_algos::sssp::delta_for(n, g.m, max_weight)
+        let local = g.delta_inputs();
+        ordo_algos::delta::delta_for(&ordo_algos::delta::DeltaInputs {
+            active_nodes: net.sum_u64(local.active_nodes),
+            arcs: net.sum_u64(local.arcs),
+            weight_sum: net.sum_f64(local.weight_sum),
+            max_degree: net.max_u64(local.max_degree),
+        })
     };
     let sched = scheduler(a, Some(delta))?;
     let app = if unit {

@@ -102,6 +102,24 @@ impl LocalGraph {
         self.part.global(self.rank, l)
     }
 
+    /// This part's figures for the delta rule (`ordo_algos::delta`); the job's are their
+    /// sums and maximum over the ranks.
+    pub fn delta_inputs(&self) -> ordo_algos::delta::DeltaInputs {
+        let mut d = ordo_algos::delta::DeltaInputs {
+            arcs: self.targets.len() as u64,
+            weight_sum: match &self.weights {
+                Some(ws) => ws.iter().map(|&w| w as u64).sum::<u64>() as f64,
+                None => self.targets.len() as f64,
+            },
+            ..Default::default()
+        };
+        for w in self.offsets.windows(2) {
+            d.active_nodes += u64::from(w[1] > w[0]);
+            d.max_degree = d.max_degree.max(w[1] - w[0]);
+        }
+        d
+    }
+
     pub fn max_weight(&self) -> u32 {
         self.weights
             .as_ref()
