@@ -6,8 +6,8 @@
 //! BFS it was 2x slower). So `auto` is:
 //!
 //! * **obim with the application's delta** when the application knows a good one: SSSP passes
-//!   Meyer and Sanders's estimate `log2(max weight / mean degree)`, BFS passes 0 (one bag per
-//!   level is already dense);
+//!   `ordo_algos::delta`'s width (Meyer and Sanders's estimate on small-world graphs, wider
+//!   buckets on road networks and meshes), BFS passes 0 (one bag per level is already dense);
 //! * **PMOD** otherwise, which finds the merging factor itself.
 //!
 //! `auto` with `delta=K` runs obim with that delta.
