@@ -11,6 +11,7 @@
 //! * [`bc`]: betweenness centrality on sampled sources, level-synchronous, with seed 001's
 //!   adaptive data layout and NUMA-aware work queues (its own queues, not a priority scheduler).
 //! * [`pfp`]: maximum flow by preflow-push, highest label first.
+//! * [`distance`]: distance labels in 32 or 64 bits (SSSP).
 //! * [`delta`]: the bucket width SSSP and A* pick from the graph.
 //! * [`named`]: the priority-scheduled applications on a scheduler chosen by name at run time.
 
@@ -19,6 +20,7 @@ pub mod bc;
 pub mod bfs;
 pub mod cc;
 pub mod delta;
+pub mod distance;
 pub mod kcore;
 pub mod mst;
 pub mod named;

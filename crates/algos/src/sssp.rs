@@ -13,13 +13,14 @@
 //! Complexity: O(m log n) with an exact order; relaxed schedulers trade extra (bad) relaxations
 //! for parallelism, counted in [`SsspStats`].
 
+use crate::distance::{fits_in_u32, DistLabel};
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::{Handle, Scheduler};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 /// The label of a node no path reaches.
 pub const UNREACHABLE: u64 = u64::MAX;
@@ -82,10 +83,22 @@ pub fn run<S: Scheduler<SsspTask>>(
     cfg: &ExecConfig,
 ) -> Result<SsspOutput, ExecError> {
     assert!((source as usize) < g.num_nodes(), "source out of range");
-    let dist: Vec<AtomicU64> = (0..g.num_nodes())
-        .map(|_| AtomicU64::new(UNREACHABLE))
-        .collect();
-    dist[source as usize].store(0, Ordering::Relaxed);
+    if fits_in_u32(g) {
+        run_with::<AtomicU32, S>(g, source, sched, cfg)
+    } else {
+        run_with::<AtomicU64, S>(g, source, sched, cfg)
+    }
+}
+
+/// [`run`] with labels of type `D`, which must hold every distance of `g`.
+fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
+    g: &Graph,
+    source: u32,
+    sched: &S,
+    cfg: &ExecConfig,
+) -> Result<SsspOutput, ExecError> {
+    let dist: Vec<D> = (0..g.num_nodes()).map(|_| D::unreached()).collect();
+    dist[source as usize].set(0);
     let offsets = g.offsets();
     let targets = g.targets();
     let weights = g.weights();
@@ -97,7 +110,7 @@ pub fn run<S: Scheduler<SsspTask>>(
     let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
         let v = task.node as usize;
         ctx.task_priority(task.dist);
-        if task.dist > dist[v].load(Ordering::Relaxed) {
+        if task.dist > dist[v].get() {
             ctx.count(STALE, 1);
             ctx.useless();
             return;
@@ -129,7 +142,7 @@ pub fn run<S: Scheduler<SsspTask>>(
         good_relaxations: oracle.map(|_| report.total.app[GOOD]),
     };
     Ok(SsspOutput {
-        dist: dist.into_iter().map(AtomicU64::into_inner).collect(),
+        dist: dist.into_iter().map(D::into_u64).collect(),
         report,
         stats,
     })
@@ -139,30 +152,22 @@ pub fn run<S: Scheduler<SsspTask>>(
 /// label with a CAS loop and pushes a task for every label it lowered. Returns how many.
 /// Always inlined, so each caller (weighted, unweighted) gets its own tight loop.
 #[inline(always)]
-fn relax<H: Handle<SsspTask>>(
+fn relax<D: DistLabel, H: Handle<SsspTask>>(
     edges: impl Iterator<Item = (u32, u32)>,
     d: u64,
-    dist: &[AtomicU64],
+    dist: &[D],
     oracle: Option<&[u64]>,
     ctx: &mut Context<'_, SsspTask, H>,
 ) -> u64 {
     let mut improved = 0;
     for (t, w) in edges {
         let nd = d + w as u64;
-        let slot = &dist[t as usize];
-        let mut cur = slot.load(Ordering::Relaxed);
-        while nd < cur {
-            match slot.compare_exchange_weak(cur, nd, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => {
-                    improved += 1;
-                    if oracle.is_some_and(|f| f[t as usize] == nd) {
-                        ctx.count(GOOD, 1);
-                    }
-                    ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
-                    break;
-                }
-                Err(actual) => cur = actual,
+        if dist[t as usize].lower(nd) {
+            improved += 1;
+            if oracle.is_some_and(|f| f[t as usize] == nd) {
+                ctx.count(GOOD, 1);
             }
+            ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
         }
     }
     improved
