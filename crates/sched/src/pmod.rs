@@ -18,10 +18,13 @@
 //!   `nEnqs / ((MaxB >> lmf) - (MinB >> lmf))`, are fewer than `MinDensity`, lmf grows by
 //!   `floor(log2(MinDensity / fill))`. **unmergeCheck**: if more than `MaxPops` Deqs came from
 //!   one group and fewer than `Min_queues` groups cover the range, lmf shrinks by
-//!   `floor(log2(Min_queues / groups))`. Decisions wait for at least `chunk` Deqs since the
-//!   last change, so a ratio is never taken over a handful of events (our addition).
+//!   `floor(log2(Min_queues / groups))`, provided the pushes are dense (below). Decisions wait
+//!   for at least `chunk` Deqs since the last change, so a ratio is never taken over a
+//!   handful of events, and every merge doubles that wait (as Galois' implementation does).
 //! * Every change of lmf is recorded (time, old, new) and reported through
 //!   [`Scheduler::events`](crate::Scheduler::events).
+//! * **Push-density guard** (Galois' implementation, not the paper's figure): unmerging also
+//!   needs more than `unmerge_density` (4 * chunk) pushes per group since the last change.
 //!
 //! Thresholds default to the paper's: Freq_global = 1/chunk, MaxPops = 4 * chunk,
 //! MinDensity = 64, Min_queues = 16, lmf starts at 0.
@@ -46,6 +49,9 @@ pub struct PmodConfig {
     pub min_queues: u64,
     /// `None`: 4 * chunk.
     pub max_pops: Option<u64>,
+    /// Unmerge only with more pushes than this per group since the last change; `None`:
+    /// 4 * chunk (Galois' guard).
+    pub unmerge_density: Option<u64>,
     /// lmf at the start.
     pub lmf: u32,
 }
@@ -57,6 +63,7 @@ impl Default for PmodConfig {
             min_density: 64,
             min_queues: 16,
             max_pops: None,
+            unmerge_density: None,
             lmf: 0,
         }
     }
@@ -65,6 +72,10 @@ impl Default for PmodConfig {
 impl PmodConfig {
     pub fn max_pops(&self) -> u64 {
         self.max_pops.unwrap_or(4 * self.chunk as u64)
+    }
+
+    pub fn unmerge_density(&self) -> u64 {
+        self.unmerge_density.unwrap_or(4 * self.chunk as u64)
     }
 }
 
@@ -98,6 +109,13 @@ impl Config for PmodConfig {
                 doc: "consider unmerging after this many pops from one group",
             },
             ParamInfo {
+                key: "unmerge_density",
+                default: self
+                    .unmerge_density
+                    .map_or("4*chunk".to_string(), |m| m.to_string()),
+                doc: "unmerge only with more pushes than this per group (Galois' guard; 0: off)",
+            },
+            ParamInfo {
                 key: "lmf",
                 default: self.lmf.to_string(),
                 doc: "log2 of the merging factor at the start",
@@ -112,6 +130,10 @@ impl Config for PmodConfig {
             "min_queues" => self.min_queues = parse_in::<Self>(key, value, 1..=1 << 30)?,
             "max_pops" if value.trim() == "4*chunk" => self.max_pops = None,
             "max_pops" => self.max_pops = Some(parse_in::<Self>(key, value, 1..=1 << 40)?),
+            "unmerge_density" if value.trim() == "4*chunk" => self.unmerge_density = None,
+            "unmerge_density" => {
+                self.unmerge_density = Some(parse_in::<Self>(key, value, 0..=1 << 40)?)
+            }
             "lmf" => self.lmf = parse_in::<Self>(key, value, 0..=MAX_LMF as u64)? as u32,
             _ => return Err(Self::unknown_param(key)),
         }
@@ -172,6 +194,10 @@ pub struct PmodLeveling {
     /// One decision at a time; a worker that finds it taken skips its check.
     deciding: Mutex<()>,
     trace: Mutex<Vec<Event>>,
+    /// Deqs a decision waits for since the last change: `chunk`, doubled by every merge
+    /// (Galois' implementation does the same), so lmf settles instead of oscillating. Only
+    /// read and written under `deciding`.
+    patience: AtomicU64,
     start: Instant,
 }
 
@@ -228,6 +254,7 @@ impl PmodLeveling {
             totals: CachePadded::new(Totals::new()),
             deciding: Mutex::new(()),
             trace: Mutex::new(Vec::new()),
+            patience: AtomicU64::new(cfg.chunk as u64),
             start: Instant::now(),
         }
     }
@@ -280,16 +307,18 @@ impl PmodLeveling {
             t.min_b.load(Ordering::Relaxed),
             t.max_b.load(Ordering::Relaxed),
         );
-        let chunk = self.cfg.chunk as u64;
-        if deqs < chunk || enqs == 0 || min_b > max_b {
+        let patience = self.patience.load(Ordering::Relaxed);
+        if deqs < patience || enqs == 0 || min_b > max_b {
             return;
         }
         let lmf = self.lmf();
         let new = merge_check(&self.cfg, lmf, deqs, sync_deqs, enqs, min_b, max_b)
-            .or_else(|| unmerge_check(&self.cfg, lmf, l.pops_in_group, min_b, max_b));
+            .or_else(|| unmerge_check(&self.cfg, lmf, l.pops_in_group, enqs, min_b, max_b));
         if let Some(new) = new {
             if new > lmf {
                 l.merges += 1;
+                self.patience
+                    .store(patience.saturating_mul(2), Ordering::Relaxed);
             } else {
                 l.unmerges += 1;
             }
@@ -335,10 +364,17 @@ pub fn merge_check(
 }
 
 /// Figure 4, unmergeCheck: the new lmf, if unmerging is due.
+///
+/// With the push-density guard of Galois' implementation (`AdaptiveObim.h`), which the paper's
+/// figure does not show: unmerge only while the pushes since the last change are dense, more
+/// than [`PmodConfig::unmerge_density`] per group of the range. Without it, the sparse tail of
+/// a run (few pushes, many pops from one group) unmerged, the next synchronizing pops merged
+/// again, and lmf flipped between 13 and 9-10 about 280 times on NY at 1 thread.
 pub fn unmerge_check(
     cfg: &PmodConfig,
     lmf: u32,
     pops_in_group: u64,
+    enqs: u64,
     min_b: u64,
     max_b: u64,
 ) -> Option<u32> {
@@ -346,7 +382,7 @@ pub fn unmerge_check(
         return None;
     }
     let n = groups(lmf, min_b, max_b);
-    if n >= cfg.min_queues {
+    if n >= cfg.min_queues || enqs <= cfg.unmerge_density() * n {
         return None;
     }
     let step = (cfg.min_queues as f64 / n as f64).log2().floor() as u32;
@@ -472,11 +508,19 @@ mod tests {
         assert_eq!(merge_check(&cfg, 0, 6400, 100, 100, 0, 1000), None);
         // Dense enough: no merge.
         assert_eq!(merge_check(&cfg, 0, 100, 50, 64_000, 0, 1000), None);
-        // 300 pops from one group, range covered by 2 groups at lmf 6: log2(16/2) = 3.
-        assert_eq!(unmerge_check(&cfg, 6, 300, 0, 128), Some(3));
-        assert_eq!(unmerge_check(&cfg, 6, 256, 0, 128), None);
-        assert_eq!(unmerge_check(&cfg, 2, 300, 0, 128), None);
-        assert_eq!(unmerge_check(&cfg, 1, 300, 0, 1), Some(0));
+        // 300 pops from one group, range covered by 2 groups at lmf 6, 1000 pushes (more
+        // than 4 * 64 per group): log2(16/2) = 3.
+        assert_eq!(unmerge_check(&cfg, 6, 300, 1000, 0, 128), Some(3));
+        assert_eq!(unmerge_check(&cfg, 6, 256, 1000, 0, 128), None);
+        assert_eq!(unmerge_check(&cfg, 2, 300, 1000, 0, 128), None);
+        assert_eq!(unmerge_check(&cfg, 1, 300, 1000, 0, 1), Some(0));
+        // The push-density guard: 512 pushes over 2 groups is not more than 256 per group.
+        assert_eq!(unmerge_check(&cfg, 6, 300, 512, 0, 128), None);
+        let off = PmodConfig {
+            unmerge_density: Some(0),
+            ..cfg
+        };
+        assert_eq!(unmerge_check(&off, 6, 300, 1, 0, 128), Some(3));
     }
 
     #[test]
