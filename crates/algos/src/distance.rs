@@ -1,7 +1,8 @@
 //! Distance labels, 32 or 64 bits wide, lowered concurrently.
 //!
-//! A shortest path is simple, so it leaves each node at most once: no distance exceeds the
-//! sum over nodes of their heaviest out-arc ([`fits_in_u32`]). When that sum is below
+//! A shortest path is simple: it uses each arc at most once and leaves each node at most
+//! once, so no distance exceeds the sum of all weights, nor the sum over nodes of their
+//! heaviest out-arc ([`fits_in_u32`]). When that sum is below
 //! `u32::MAX`, SSSP keeps its labels in 32 bits: half the memory traffic on the label array,
 //! which every relaxation reads at a random place (A/B against 64-bit labels, 1 and 2
 //! threads: NY 11-12% faster, Rome, Slashdot and a 1M-node grid 0-7%). Otherwise the labels are 64-bit, which no path of fewer than
@@ -101,13 +102,19 @@ fn widen(d: u32) -> u64 {
     }
 }
 
-/// Whether every shortest-path distance of `g` is below `u32::MAX`: the sum of each node's
-/// heaviest out-arc (1 per arc when unweighted) bounds them. One pass over the weights, which
-/// stops as soon as the sum is too large.
+/// Whether every shortest-path distance of `g` is below `u32::MAX`. A shortest path is simple,
+/// so the sum of all weights bounds it: a vectorized pass, about 0.15 instructions per arc,
+/// which settles every graph we measure. Only where that sum is too large comes the tighter
+/// bound, the sum of each node's heaviest out-arc (about 30 instructions per node), which
+/// stops as soon as it is too large too.
 pub fn fits_in_u32(g: &Graph) -> bool {
     let Some(ws) = g.weights() else {
         return (g.num_nodes() as u64) < u32::MAX as u64;
     };
+    let total: u64 = ws.iter().map(|&w| w as u64).sum();
+    if total < u32::MAX as u64 {
+        return true;
+    }
     let offsets = g.offsets();
     let mut bound = 0u64;
     for v in 0..g.num_nodes() {
@@ -136,6 +143,14 @@ mod tests {
     #[test]
     fn the_bound_is_the_sum_of_heaviest_out_arcs() {
         assert!(fits_in_u32(&path(&[1 << 30, 1 << 30, 1 << 30])));
+        // The sum of all weights is too large here (a star of heavy arcs into node 0), but
+        // every node's heaviest out-arc sums to 2^31: the tighter bound says it fits.
+        let mut el = EdgeList::with_capacity(8, 8, true);
+        for v in 1..8 {
+            el.push(0, v, 1 << 31);
+        }
+        let star = el.build(&BuildOptions::default(), IdBase::Zero).unwrap();
+        assert!(fits_in_u32(&star));
         assert!(!fits_in_u32(&path(&[1 << 30, 1 << 30, 1 << 30, 1 << 30])));
         assert!(!fits_in_u32(&path(&[u32::MAX])));
     }
