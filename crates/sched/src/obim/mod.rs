@@ -4,15 +4,16 @@
 //!   per-worker chunks of `chunk` tasks and per-package chunk lists with one hunter per package
 //!   (see `bag.rs`).
 //! * **Priority map**: a global append-only [`GlobalLog`] of (level, bag) with a version number,
-//!   and in each worker a sorted vector mirroring it, synchronized lazily: only when a push
-//!   finds no bag for its level or a pop has run out of work (README.md beside this file).
+//!   and in each worker an ordered map (a `BTreeMap`) mirroring it, synchronized lazily: only
+//!   when a push finds no bag for its level or a pop has run out of work (README.md beside
+//!   this file). A 16-entry cache of recent push levels sits in front of the map.
 //! * **Current level**: a worker pops from its current bag until the bag is empty; a push of
 //!   an earlier level makes that level current at once.
 //! * **Back-scan prevention**: every worker publishes the level it works on. A worker whose bag
 //!   ran dry starts its scan at the earliest level published in its package, and a package
 //!   leader also looks at the other packages' leaders, instead of scanning from the lowest
-//!   level ever created. If that scan finds nothing, every 16th such failure also scans the
-//!   levels below the estimate, so no task is ever stranded there.
+//!   level ever created. If that scan finds nothing, every max(16, levels)-th such failure in
+//!   a row also scans the levels below the estimate, so no task is ever stranded there.
 //!
 //! Variants (seed 002 Table 2): `dmb` (distributed bags, back-scan prevention; the default and
 //! the real obim), `dmn` (no back-scan prevention), `cmb` and `cmn` (one centralized chunk list
