@@ -210,4 +210,16 @@ fn peers_without_python_is_a_clear_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("python_env.sh"), "{}", stderr(&out));
+    // The repository comes from --repo (or $ORDO_REPO), not from a build-time path.
+    let elsewhere = tmp("peers-repo");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ordo"))
+        .args(["bench", "--peers", "--quick", "--out", &tmp("peers2")])
+        .args(["--repo", &elsewhere])
+        .env_remove("ORDO_PYTHON")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let python = format!("{elsewhere}/.venv/bin/python");
+    assert!(stderr(&out).contains(&python), "{}", stderr(&out));
 }

@@ -78,6 +78,11 @@ pub struct BenchArgs {
     /// they agree, and report ratios (runs scripts/py_bench.py with the repository's .venv)
     #[arg(long, conflicts_with = "matrix")]
     pub peers: bool,
+    /// The ordo repository, for --peers (scripts/py_bench.py, .venv) and the embedded graph
+    /// [default: $ORDO_REPO, else the first folder holding scripts/py_bench.py, walking up
+    /// from the current directory, then from this binary's]
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
 }
 
 fn load_spec(matrix: &str) -> CliResult<Spec> {
@@ -119,7 +124,7 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
     let spec = load_spec(matrix)?;
     let dirs = GraphDirs {
         data: data_dir(a),
-        embedded: repo().join("data"),
+        embedded: repo(a).unwrap_or_default().join("data"),
     };
     let (jobs, skipped) = expand(&spec, a.quick, &dirs);
     for s in &skipped {
@@ -217,9 +222,29 @@ fn write_file(path: &Path, bytes: &[u8]) -> CliResult {
     std::fs::write(path, bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
-/// The repository this binary was built from (its scripts, `.venv` and embedded data).
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+/// The ordo repository (its scripts, `.venv` and embedded data): `--repo`, else
+/// `$ORDO_REPO`, else found from where the user is or where the binary lies (an installed
+/// binary has no build-time path to rely on).
+fn repo(a: &BenchArgs) -> Option<PathBuf> {
+    if let Some(dir) = a
+        .repo
+        .clone()
+        .or_else(|| std::env::var_os("ORDO_REPO").map(PathBuf::from))
+    {
+        return Some(dir);
+    }
+    let is_repo = |d: &Path| d.join("scripts/py_bench.py").is_file();
+    let from_cwd = std::env::current_dir().ok();
+    let from_exe = std::env::current_exe().ok();
+    [from_cwd, from_exe]
+        .into_iter()
+        .flatten()
+        .find_map(|start| {
+            start
+                .ancestors()
+                .find(|d| is_repo(d))
+                .map(Path::to_path_buf)
+        })
 }
 
 /// `--data`, else `$ORDO_DATA`, else `../shared/data`.
@@ -233,10 +258,16 @@ fn data_dir(a: &BenchArgs) -> PathBuf {
 /// `--peers`: `scripts/py_bench.py` with the repository's Python environment, its rows also
 /// in `OUT/peers.jsonl`.
 fn peers(a: &BenchArgs) -> CliResult {
+    let repo = repo(a).ok_or_else(|| {
+        CliError::input(
+            "--peers needs ordo's repository (scripts/py_bench.py): run from inside it, or \
+             pass --repo DIR or set ORDO_REPO",
+        )
+    })?;
     let python = std::env::var_os("ORDO_PYTHON")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join(".venv/bin/python"));
-    let script = repo().join("scripts/py_bench.py");
+        .unwrap_or_else(|| repo.join(".venv/bin/python"));
+    let script = repo.join("scripts/py_bench.py");
     let ready = std::process::Command::new(&python)
         .args(["-c", "import ordo, scipy"])
         .output()
@@ -260,7 +291,7 @@ fn peers(a: &BenchArgs) -> CliResult {
         .arg("--json")
         .arg(&jsonl);
     if a.quick {
-        let embedded = repo().join("data/osm-amsterdam.gr.gz");
+        let embedded = repo.join("data/osm-amsterdam.gr.gz");
         let embedded = std::fs::canonicalize(&embedded).unwrap_or(embedded);
         cmd.arg("--graphs")
             .arg(format!("{},email-Enron.txt.gz", embedded.display()))
