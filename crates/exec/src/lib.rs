@@ -2,21 +2,27 @@
 //! pinned workers sharing any [`ordo_sched::Scheduler`], detects termination with the token
 //! protocol of `src/README.md`, and returns a [`RunReport`] of merged per-thread statistics.
 
+mod config;
+mod context;
+mod error;
 mod for_each;
 pub mod inbox;
 mod pin;
+pub mod pool;
 pub mod probe;
 pub mod rank;
 pub mod simulate;
 mod stats;
 pub mod termination;
+mod worker;
 
-pub use for_each::{
-    cores, default_threads, for_each, for_each_open, panic_message, Context, ExecConfig, ExecError,
-    FirstPanic, MAX_THREADS,
-};
+pub use config::{cores, default_threads, ExecConfig, MAX_THREADS};
+pub use context::Context;
+pub use error::{panic_message, ExecError, FirstPanic};
+pub use for_each::{for_each, for_each_open};
 pub use inbox::{Closed, Inbox};
 pub use pin::pin_current_thread;
+pub use pool::run_workers;
 pub use probe::{Breakdown, Probes, Trace};
 pub use rank::{RankSamples, RankSummary};
 pub use simulate::Simulation;

@@ -30,11 +30,14 @@
 //!
 //! [`Context::task_priority`]: crate::Context::task_priority
 
-use crate::for_each::{deal, Context, ExecConfig, ExecError};
+use crate::config::ExecConfig;
+use crate::context::Context;
+use crate::error::ExecError;
 use crate::probe::TaskProbe;
 use crate::rank::{RankSamples, RankSummary, RankTracker};
 use crate::stats::{RunReport, ThreadStats};
 use crate::termination::{Credit, Termination};
+use crate::worker::deal;
 use ordo_sched::{Handle, Scheduler, Task};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;

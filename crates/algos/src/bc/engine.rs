@@ -23,11 +23,10 @@
 
 use super::barrier::{Poisoned, SumBarrier};
 use super::lanes::{Lanes, Queues};
-use ordo_exec::{pin_current_thread, ExecConfig, ExecError, FirstPanic, ThreadStats};
+use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const UNVISITED: u32 = u32::MAX;
 
@@ -304,44 +303,26 @@ pub(super) fn run(
         cancel: cfg.cancel.as_deref(),
         phases: ec.phases,
     };
-    let pin = cfg.pin && threads <= cfg.topology.num_cpus();
-    let failure = FirstPanic::default();
-    let start = Instant::now();
-    let results: Vec<(ThreadStats, u64, u64)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|tid| {
-                let (shared, failure) = (&shared, &failure);
-                let cpu = cfg.topology.cpu_of(tid).os_id;
-                scope.spawn(move || {
-                    if let (true, Some(cpu)) = (pin, cpu) {
-                        pin_current_thread(cpu);
-                    }
-                    let mut w = Worker {
-                        s: shared,
-                        tid,
-                        step: 0,
-                        stats: ThreadStats::default(),
-                        marks: Marks::new(n, ec.working_set),
-                        touched: 0,
-                        reached: 0,
-                    };
-                    // A poisoned barrier (`Err(Poisoned)`) means another thread panicked and
-                    // reports it; this one just stops.
-                    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| w.run(sources))) {
-                        shared.barrier.poison();
-                        failure.record(tid, payload.as_ref());
-                    }
-                    (w.stats, w.touched, w.reached)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    let time = start.elapsed();
-    failure.into_result()?;
+    // A panicking worker poisons the barrier, so the others stop at their next wait
+    // (`Err(Poisoned)`), and the pool reports the panic.
+    let (results, time) = ordo_exec::run_workers(
+        cfg,
+        vec![(); threads],
+        |tid, ()| {
+            let mut w = Worker {
+                s: &shared,
+                tid,
+                step: 0,
+                stats: ThreadStats::default(),
+                marks: Marks::new(n, ec.working_set),
+                touched: 0,
+                reached: 0,
+            };
+            let _poisoned = w.run(sources);
+            (w.stats, w.touched, w.reached)
+        },
+        || shared.barrier.poison(),
+    )?;
     let discovery_order = match ec.phases {
         Phases::ForwardOnly => discovery_order(&shared.lanes),
         Phases::Brandes => Vec::new(),
