@@ -1,4 +1,4 @@
-//! Optional instrumentation of a run (DESIGN.md, "The executor"): the cycle breakdown of
+//! Optional instrumentation of a run (docs/design.md, "The executor"): the cycle breakdown of
 //! seed 000 Table 1, application-reported useless work, and per-worker traces of the
 //! priorities processed over time (seed 002 Fig. 1).
 //!

@@ -1,6 +1,6 @@
 //! The simulation executor: `P` logical workers interleaved deterministically on the calling
 //! thread, over the real scheduler code, to measure what relaxation costs in *work* at worker
-//! counts a small machine does not have (DESIGN.md, "Measurement").
+//! counts a small machine does not have (docs/design.md, "Measurement").
 //!
 //! # What it models
 //!

@@ -1,4 +1,4 @@
-//! The conformance and stress battery every scheduler must pass (DESIGN.md): every pushed task
+//! The conformance and stress battery every scheduler must pass (docs/design.md): every pushed task
 //! is popped exactly once, under 1..8 workers (on 2 cores: oversubscribed), on the machine's
 //! topology and on a synthetic 2-socket one, with tasks pushed up front and spawned while
 //! running; and the exact-order schedulers pop in exact priority order.
