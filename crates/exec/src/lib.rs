@@ -25,5 +25,4 @@ pub use pin::pin_current_thread;
 pub use pool::run_workers;
 pub use probe::{Breakdown, Probes, Trace};
 pub use rank::{RankSamples, RankSummary};
-pub use simulate::Simulation;
-pub use stats::{RunReport, ThreadStats, APP_COUNTERS};
+pub use stats::{RunReport, Simulation, ThreadStats, APP_COUNTERS};

@@ -34,8 +34,8 @@ use crate::config::ExecConfig;
 use crate::context::Context;
 use crate::error::ExecError;
 use crate::probe::TaskProbe;
-use crate::rank::{RankSamples, RankSummary, RankTracker};
-use crate::stats::{RunReport, ThreadStats};
+use crate::rank::RankTracker;
+use crate::stats::{RunReport, Simulation, ThreadStats};
 use crate::termination::{Credit, Termination};
 use crate::worker::deal;
 use ordo_sched::{Handle, Scheduler, Task};
@@ -47,31 +47,6 @@ use std::time::Instant;
 /// Consecutive rounds in which every worker fails to pop, with tasks still outstanding, after
 /// which the scheduler is declared stuck (a lost or permanently invisible task).
 const STUCK_ROUNDS: u64 = 1024;
-
-/// What a simulated run measured.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Simulation {
-    /// Logical workers.
-    pub workers: usize,
-    /// Rounds (each worker takes one step per round).
-    pub rounds: u64,
-    /// The sampled rank errors of the pops whose priority the operator reported.
-    pub rank: RankSamples,
-}
-
-impl Simulation {
-    /// Mean and percentiles of the sampled rank errors (`None` when no priority was reported).
-    pub fn rank_summary(&self) -> Option<RankSummary> {
-        self.rank.summary()
-    }
-
-    /// Adds a later round of the same job.
-    pub fn absorb(&mut self, o: Simulation) {
-        self.rounds += o.rounds;
-        self.rank.ranked_pops += o.rank.ranked_pops;
-        self.rank.ranks.samples.extend(o.rank.ranks.samples);
-    }
-}
 
 /// Runs `op` on `cfg.threads` logical workers; see the module documentation.
 pub(crate) fn run<'s, T, S, I, F>(

@@ -2,7 +2,7 @@
 //! and merged into one [`RunReport`] at the end.
 
 use crate::probe::{Breakdown, Probes, Trace, WorkerProbe};
-use crate::simulate::Simulation;
+use crate::rank::{RankSamples, RankSummary};
 use ordo_sched::{Counters, Event};
 use std::time::Duration;
 
@@ -116,5 +116,30 @@ impl RunReport {
             (a @ None, b) => *a = b,
             _ => {}
         }
+    }
+}
+
+/// What a simulated run measured.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Simulation {
+    /// Logical workers.
+    pub workers: usize,
+    /// Rounds (each worker takes one step per round).
+    pub rounds: u64,
+    /// The sampled rank errors of the pops whose priority the operator reported.
+    pub rank: RankSamples,
+}
+
+impl Simulation {
+    /// Mean and percentiles of the sampled rank errors (`None` when no priority was reported).
+    pub fn rank_summary(&self) -> Option<RankSummary> {
+        self.rank.summary()
+    }
+
+    /// Adds a later round of the same job.
+    pub fn absorb(&mut self, o: Simulation) {
+        self.rounds += o.rounds;
+        self.rank.ranked_pops += o.rank.ranked_pops;
+        self.rank.ranks.samples.extend(o.rank.ranks.samples);
     }
 }
