@@ -14,6 +14,7 @@ pub mod rank;
 pub mod simulate;
 mod stats;
 pub mod termination;
+mod trace;
 mod worker;
 
 pub use config::{cores, default_threads, ExecConfig, MAX_THREADS};

@@ -8,6 +8,8 @@
 
 use std::sync::Arc;
 
+pub use crate::trace::{Trace, TRACE_SAMPLES};
+
 /// What a run measures beyond the counts it always keeps.
 #[derive(Debug, Clone, Default)]
 pub struct Probes {
@@ -125,42 +127,6 @@ impl Breakdown {
     /// Mean cycles per successful pop (0 without pops).
     pub fn cycles_per_deq(&self) -> f64 {
         self.deq as f64 / self.deqs.max(1) as f64
-    }
-}
-
-/// Samples kept per worker in a trace; the stride doubles whenever they fill up, so a trace
-/// covers the whole run evenly whatever its length.
-pub const TRACE_SAMPLES: usize = 4096;
-
-/// One worker's sampled `(nanoseconds since the run started, priority)` of the tasks it ran.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Trace {
-    pub samples: Vec<(u64, u64)>,
-    stride: u64,
-    seen: u64,
-}
-
-impl Trace {
-    /// Offers the next sample; keeps every `stride`-th.
-    pub fn offer(&mut self, time_ns: u64, priority: u64) {
-        self.offer_with(time_ns, || priority);
-    }
-
-    /// Offers the next sample, computing its value only if it is kept.
-    pub fn offer_with(&mut self, key: u64, value: impl FnOnce() -> u64) {
-        self.stride = self.stride.max(1);
-        let mut keep = self.seen.is_multiple_of(self.stride);
-        if keep && self.samples.len() == TRACE_SAMPLES {
-            // Halve the resolution: keep every other sample and double the stride.
-            let kept: Vec<_> = self.samples.iter().copied().step_by(2).collect();
-            self.samples = kept;
-            self.stride *= 2;
-            keep = self.seen.is_multiple_of(self.stride);
-        }
-        if keep {
-            self.samples.push((key, value()));
-        }
-        self.seen += 1;
     }
 }
 

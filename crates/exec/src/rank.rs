@@ -2,7 +2,7 @@
 //! ran, kept by one [`RankTracker`]. A threaded run uses it with
 //! [`Probes::rank`](crate::Probes::rank); the simulation always does, and there it is exact.
 
-use crate::probe::Trace;
+use crate::trace::Trace;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 

@@ -1,8 +1,9 @@
 //! Per-thread statistics, kept in the worker's own stack frame on the hot path (passed `&mut`)
 //! and merged into one [`RunReport`] at the end.
 
-use crate::probe::{Breakdown, Probes, Trace, WorkerProbe};
+use crate::probe::{Breakdown, Probes, WorkerProbe};
 use crate::rank::{RankSamples, RankSummary};
+use crate::trace::Trace;
 use ordo_sched::{Counters, Event};
 use std::time::Duration;
 
