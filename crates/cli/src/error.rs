@@ -58,3 +58,8 @@ impl From<ordo_graph::GraphError> for CliError {
 }
 
 pub type CliResult<T = ()> = Result<T, CliError>;
+
+/// Notes go to stderr, so `--json` output on stdout stays one clean object.
+pub fn note(msg: &str) {
+    eprintln!("note: {msg}");
+}

@@ -65,7 +65,7 @@ pub fn load(a: &InputArgs) -> CliResult<LoadedInput> {
 pub fn load_noted(a: &InputArgs) -> CliResult<LoadedInput> {
     let li = load(a)?;
     for n in &li.notes {
-        crate::output::note(n);
+        crate::error::note(n);
     }
     Ok(li)
 }

@@ -23,10 +23,7 @@ fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
     })
 }
 
-/// Notes go to stderr, so `--json` output on stdout stays one clean object.
-pub fn note(msg: &str) {
-    eprintln!("note: {msg}");
-}
+pub use crate::error::note;
 
 /// Prints an application's result: the header and run fields every application reports, then
 /// its own `fields`, as JSON or as the text summary ending with `results`.

@@ -74,7 +74,7 @@ impl Format {
 
     /// Guesses the format from the first bytes of (decompressed) content.
     pub fn sniff(content: &[u8]) -> Format {
-        if content.starts_with(crate::formats::binary::MAGIC) {
+        if content.starts_with(BINARY_MAGIC) {
             return Format::Binary;
         }
         let head = &content[..content.len().min(4096)];
@@ -99,6 +99,10 @@ impl Format {
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// The first bytes of an ordo binary graph (`formats::binary`, which re-exports it as `MAGIC`):
+/// here, with the other formats' signatures, so detection needs no format module.
+pub const BINARY_MAGIC: &[u8; 8] = b"ORDOGRF\0";
 
 /// Reads a whole file, decompressing gzip when the content says so.
 pub fn read_input(path: &Path, progress: Option<Progress<'_>>) -> Result<Vec<u8>> {

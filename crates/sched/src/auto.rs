@@ -15,7 +15,6 @@
 use crate::obim::ObimConfig;
 use crate::params::{parse_in, Config, ConfigError, ParamInfo};
 use crate::pmod::PmodConfig;
-use crate::registry::SchedulerConfig;
 
 #[derive(Debug, Clone)]
 pub struct AutoConfig {
@@ -34,16 +33,23 @@ impl Default for AutoConfig {
     }
 }
 
+/// The scheduler `auto` runs (the registry turns it into a `SchedulerConfig`).
+#[derive(Debug, Clone)]
+pub enum AutoChoice {
+    Obim(ObimConfig),
+    Pmod(PmodConfig),
+}
+
 impl AutoConfig {
     /// The scheduler `auto` runs.
-    pub fn resolve(&self) -> SchedulerConfig {
+    pub fn resolve(&self) -> AutoChoice {
         match self.delta {
-            Some(delta) => SchedulerConfig::Obim(ObimConfig {
+            Some(delta) => AutoChoice::Obim(ObimConfig {
                 delta,
                 chunk: self.chunk,
                 ..Default::default()
             }),
-            None => SchedulerConfig::Pmod(PmodConfig {
+            None => AutoChoice::Pmod(PmodConfig {
                 chunk: self.chunk,
                 ..Default::default()
             }),
@@ -79,23 +85,5 @@ impl Config for AutoConfig {
             _ => return Err(Self::unknown_param(key)),
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resolves_to_obim_with_a_delta_else_pmod() {
-        let mut c = SchedulerConfig::parse("auto", &[]).unwrap();
-        assert_eq!(c.label(), "auto:pmod");
-        c.set("delta", "13").unwrap();
-        assert_eq!(c.label(), "auto:obim(delta=13)");
-        c.set("chunk", "32").unwrap();
-        assert_eq!(c.label(), "auto:obim(chunk=32,delta=13)");
-        c.set("delta", "app").unwrap();
-        assert_eq!(c.label(), "auto:pmod(chunk=32)");
-        assert!(c.set("delta", "99").is_err());
     }
 }

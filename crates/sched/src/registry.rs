@@ -4,7 +4,7 @@
 //! Applications stay generic over [`Scheduler`]; the choice by name happens once, here, through
 //! a [`SchedulerVisitor`], so every run is monomorphized for its scheduler.
 
-use crate::auto::AutoConfig;
+use crate::auto::{AutoChoice, AutoConfig};
 use crate::contract::{Scheduler, Task};
 use crate::heap::{Heap, HeapConfig};
 use crate::mq::{Mq, MqConfig};
@@ -81,7 +81,9 @@ macro_rules! schedulers {
             ) -> Result<V::Output, ConfigError> {
                 self.check_workers(workers)?;
                 Ok(match self {
-                    SchedulerConfig::Auto(a) => return a.resolve().with(workers, topo, visitor),
+                    SchedulerConfig::Auto(a) => {
+                        return SchedulerConfig::from(a.resolve()).with(workers, topo, visitor)
+                    }
                     $(SchedulerConfig::$variant($c) => {
                         let ($w, $t) = (workers, topo);
                         visitor.visit(&$build)
@@ -169,7 +171,7 @@ impl SchedulerConfig {
     /// it resolved to, e.g. `auto:obim(delta=13)`.
     pub fn label(&self) -> String {
         if let SchedulerConfig::Auto(a) = self {
-            return format!("auto:{}", a.resolve().label());
+            return format!("auto:{}", SchedulerConfig::from(a.resolve()).label());
         }
         let defaults = SchedulerConfig::parse(self.name(), &[])
             .expect("valid name")
@@ -222,9 +224,31 @@ pub fn parse_param(s: &str) -> Result<(String, String), String> {
     }
 }
 
+impl From<AutoChoice> for SchedulerConfig {
+    fn from(c: AutoChoice) -> SchedulerConfig {
+        match c {
+            AutoChoice::Obim(o) => SchedulerConfig::Obim(o),
+            AutoChoice::Pmod(p) => SchedulerConfig::Pmod(p),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn auto_resolves_to_obim_with_a_delta_else_pmod() {
+        let mut c = SchedulerConfig::parse("auto", &[]).unwrap();
+        assert_eq!(c.label(), "auto:pmod");
+        c.set("delta", "13").unwrap();
+        assert_eq!(c.label(), "auto:obim(delta=13)");
+        c.set("chunk", "32").unwrap();
+        assert_eq!(c.label(), "auto:obim(chunk=32,delta=13)");
+        c.set("delta", "app").unwrap();
+        assert_eq!(c.label(), "auto:pmod(chunk=32)");
+        assert!(c.set("delta", "99").is_err());
+    }
 
     #[test]
     fn parses_names_and_params_with_clear_errors() {

@@ -26,7 +26,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-pub const MAGIC: &[u8; 8] = b"ORDOGRF\0";
+pub use crate::input::BINARY_MAGIC as MAGIC;
 pub const VERSION: u32 = 1;
 const HEADER: usize = 64;
 const FLAG_WEIGHTS: u32 = 1;
