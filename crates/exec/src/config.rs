@@ -15,7 +15,7 @@ pub struct ExecConfig {
     /// Set from outside (e.g. on Ctrl-C) to stop the run early.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Instrumentation (off by default; then it costs a few predictable branches per task,
-    /// measured in `src/README.md`).
+    /// measured in `docs/measurement.md`).
     pub probes: Probes,
     /// Run the `threads` workers as logical workers interleaved deterministically on the
     /// calling thread (the simulation executor, `src/simulate.rs`), to measure work increase

@@ -4,7 +4,7 @@
 //!
 //! Everything here is off by default, and then costs a few predictable branches per task
 //! (the executor's run-time `probed` flag and the [`Context`](crate::Context) methods checking
-//! for a probe): see `src/README.md`, "Instrumentation", for the measured cost.
+//! for a probe): see `docs/measurement.md`, "What the probes cost when off".
 
 use std::sync::Arc;
 

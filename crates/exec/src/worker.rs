@@ -45,7 +45,7 @@ impl WorkerEnv<'_> {
 /// have one call site per instantiation for LLVM to inline it into the loop, and a second,
 /// instrumented copy of the loop made SSSP run 19% more instructions with probes off (the
 /// operator was no longer inlined). The flag costs a few predictable branches per task
-/// (measured in `src/README.md`, "Instrumentation").
+/// (measured in `docs/measurement.md`, "What the probes cost when off").
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn worker_loop<'s, T, S, X, F>(
     sched: &'s S,
