@@ -2,11 +2,17 @@
 //!
 //! A shortest path is simple: it uses each arc at most once and leaves each node at most
 //! once, so no distance exceeds the sum of all weights, nor the sum over nodes of their
-//! heaviest out-arc ([`fits_in_u32`]). When that sum is below
-//! `u32::MAX`, SSSP keeps its labels in 32 bits: half the memory traffic on the label array,
-//! which every relaxation reads at a random place (A/B against 64-bit labels, 1 and 2
-//! threads: NY 11-12% faster, Rome, Slashdot and a 1M-node grid 0-7%). Otherwise the labels are 64-bit, which no path of fewer than
-//! 2^32 arcs of 32-bit weights can overflow.
+//! heaviest out-arc ([`fits_in_u32`]). When that sum is below `u32::MAX`, SSSP keeps its
+//! labels in 32 bits: half the memory traffic on the label array, which every relaxation reads
+//! at a random place (A/B against 64-bit labels, 1 and 2 threads: NY 11-12% faster, Rome,
+//! Slashdot and a 1M-node grid 0-7%). Otherwise the labels are 64-bit, which no path of fewer
+//! than 2^32 arcs of 32-bit weights can overflow.
+//!
+//! Every access is Relaxed. A label publishes no other memory: it is a monotone value, and a
+//! reader that sees an old one only does extra work (a task it runs re-reads the label and is
+//! stale if it lost). The task that carries a lowered distance reaches other workers through
+//! the scheduler, whose hand-offs synchronize, and the final labels are read after the worker
+//! threads are joined.
 
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -24,83 +30,64 @@ pub trait DistLabel: Sync + Send + Sized {
     fn into_u64(self) -> u64;
 }
 
-impl DistLabel for AtomicU64 {
-    #[inline(always)]
-    fn unreached() -> Self {
-        AtomicU64::new(u64::MAX)
-    }
+/// A label word read as a distance: the word's `MAX` (unreached) as `u64::MAX`.
+macro_rules! widen {
+    ($w:expr, $word:ty) => {{
+        let w: $word = $w;
+        if w == <$word>::MAX {
+            u64::MAX
+        } else {
+            w as u64
+        }
+    }};
+}
 
-    #[inline(always)]
-    fn set(&self, d: u64) {
-        self.store(d, Ordering::Relaxed);
-    }
+/// `DistLabel` for an atomic word: the CAS loop lowers only while `d` is smaller, so a
+/// relaxation that improves nothing (most of them) never writes, where `fetch_min` would take
+/// the cache line exclusive every time. Unreached is the word's `MAX`, read as `u64::MAX`
+/// (for 64-bit words the two are the same and the test folds away).
+macro_rules! dist_label {
+    ($atomic:ty, $word:ty) => {
+        impl DistLabel for $atomic {
+            #[inline(always)]
+            fn unreached() -> Self {
+                <$atomic>::new(<$word>::MAX)
+            }
 
-    #[inline(always)]
-    fn get(&self) -> u64 {
-        self.load(Ordering::Relaxed)
-    }
+            #[inline(always)]
+            fn set(&self, d: u64) {
+                debug_assert!(d < <$word>::MAX as u64);
+                self.store(d as $word, Ordering::Relaxed);
+            }
 
-    #[inline(always)]
-    fn lower(&self, d: u64) -> bool {
-        let mut cur = self.load(Ordering::Relaxed);
-        while d < cur {
-            match self.compare_exchange_weak(cur, d, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return true,
-                Err(actual) => cur = actual,
+            #[inline(always)]
+            fn get(&self) -> u64 {
+                widen!(self.load(Ordering::Relaxed), $word)
+            }
+
+            #[inline(always)]
+            fn lower(&self, d: u64) -> bool {
+                debug_assert!(d < <$word>::MAX as u64);
+                let d = d as $word;
+                let mut cur = self.load(Ordering::Relaxed);
+                while d < cur {
+                    match self.compare_exchange_weak(cur, d, Ordering::Relaxed, Ordering::Relaxed) {
+                        Ok(_) => return true,
+                        Err(actual) => cur = actual,
+                    }
+                }
+                false
+            }
+
+            fn into_u64(self) -> u64 {
+                widen!(self.into_inner(), $word)
             }
         }
-        false
-    }
-
-    fn into_u64(self) -> u64 {
-        self.into_inner()
-    }
+    };
 }
 
-impl DistLabel for AtomicU32 {
-    #[inline(always)]
-    fn unreached() -> Self {
-        AtomicU32::new(u32::MAX)
-    }
-
-    #[inline(always)]
-    fn set(&self, d: u64) {
-        debug_assert!(d < u32::MAX as u64);
-        self.store(d as u32, Ordering::Relaxed);
-    }
-
-    #[inline(always)]
-    fn get(&self) -> u64 {
-        widen(self.load(Ordering::Relaxed))
-    }
-
-    #[inline(always)]
-    fn lower(&self, d: u64) -> bool {
-        debug_assert!(d < u32::MAX as u64);
-        let d = d as u32;
-        let mut cur = self.load(Ordering::Relaxed);
-        while d < cur {
-            match self.compare_exchange_weak(cur, d, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return true,
-                Err(actual) => cur = actual,
-            }
-        }
-        false
-    }
-
-    fn into_u64(self) -> u64 {
-        widen(self.into_inner())
-    }
-}
-
-#[inline(always)]
-fn widen(d: u32) -> u64 {
-    if d == u32::MAX {
-        u64::MAX
-    } else {
-        d as u64
-    }
-}
+dist_label!(AtomicU64, u64);
+dist_label!(AtomicU32, u32);
 
 /// Whether every shortest-path distance of `g` is below `u32::MAX`. A shortest path is simple,
 /// so the sum of all weights bounds it: a vectorized pass, about 0.15 instructions per arc,

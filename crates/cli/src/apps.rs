@@ -1,9 +1,9 @@
 //! `ordo sssp`, `ordo bfs` and `ordo astar`: the path applications.
 
 use crate::args::{InputArgs, RunArgs};
-use crate::error::{CliError, CliResult};
+use crate::error::{note, CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{finish, note, verify_runs, verify_with, write_out};
+use crate::output::{finish, verify_runs, verify_with, write_out};
 use crate::run::{run_app, run_app_labelled, sched_delta};
 use ordo_algos::{astar, bfs, named, sssp};
 use ordo_graph::WeightSpec;

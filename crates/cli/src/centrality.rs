@@ -2,9 +2,9 @@
 //! and NUMA-aware work queues.
 
 use crate::args::{InputArgs, RunArgs};
-use crate::error::{CliError, CliResult};
+use crate::error::{note, CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{finish_runs, note, verify_with};
+use crate::output::{finish_runs, verify_with};
 use crate::run::{exec_config_threads, exec_error, write_values, Runs};
 use ordo_algos::bc::{self, BcConfig, Layout, Queues};
 use serde_json::json;

@@ -1,9 +1,9 @@
 //! `ordo pfp`: maximum flow by preflow-push.
 
 use crate::args::{InputArgs, RunArgs};
-use crate::error::{CliError, CliResult};
+use crate::error::{note, CliError, CliResult};
 use crate::load::load_noted;
-use crate::output::{finish_runs, note, sched_json, verify_with};
+use crate::output::{finish_runs, sched_json, verify_with};
 use crate::run::{exec_config, exec_error, scheduler_config, write_values, Runs};
 use ordo_algos::pfp::{self, PfpError};
 use serde_json::json;

@@ -23,8 +23,6 @@ fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
     })
 }
 
-pub use crate::error::note;
-
 /// Prints an application's result: the header and run fields every application reports, then
 /// its own `fields`, as JSON or as the text summary ending with `results`.
 pub fn finish<O>(

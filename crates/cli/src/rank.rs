@@ -1,9 +1,9 @@
 //! `ordo pagerank`.
 
 use crate::args::{InputArgs, RunArgs};
-use crate::error::{CliError, CliResult};
+use crate::error::{note, CliError, CliResult};
 use crate::load::load_noted;
-use crate::output::{finish, note, verify_with};
+use crate::output::{finish, verify_with};
 use crate::run::{run_app, write_values};
 use ordo_algos::named;
 use ordo_algos::pagerank::{self, PriorityKind};

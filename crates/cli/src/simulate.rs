@@ -4,9 +4,9 @@
 
 use crate::apps::ensure_weights;
 use crate::args::{InputArgs, SchedArgs};
-use crate::error::{CliError, CliResult};
+use crate::error::{note, CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{note, sched_json};
+use crate::output::sched_json;
 use crate::run::{exec_error, scheduler_config};
 use ordo_algos::named::{self, NamedRunError};
 use ordo_algos::{bfs, cc, kcore, mst, pagerank, sssp, tc};

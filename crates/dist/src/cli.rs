@@ -10,7 +10,7 @@ use ordo_dist::mail::MailConfig;
 use ordo_dist::net::{DistError, DistResult, Net};
 use ordo_dist::runtime::{self, Ran};
 use ordo_exec::ExecConfig;
-use ordo_graph::{BuildOptions, Graph, WeightSpec};
+use ordo_graph::{Graph, WeightSpec};
 use ordo_sched::SchedulerConfig;
 use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant};
@@ -250,27 +250,19 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
     let opts = a.input.load_options().map_err(usage)?;
 
     let t = Instant::now();
-    let g = load::load(net, &source, &opts, a.partition == Layout::Hash, a.seed)?;
+    let mut g = load::load(net, &source, &opts, a.partition == Layout::Hash, a.seed)?;
     // As `ordo sssp`: an unweighted graph gets the papers' random weights, with a note.
     let mut weights = opts.build.weights;
-    let g = if a.app == App::Sssp && g.weights.is_none() {
+    if a.app == App::Sssp && g.weights.is_none() {
         let spec = WeightSpec::DEFAULT;
         if net.rank == 0 {
             eprintln!(
                 "ordo-dist: note: the graph has no weights: using random weights {spec} (set with --weights)"
             );
         }
+        g.assign_weights(spec);
         weights = Some(spec);
-        g.rebuild(
-            net,
-            &BuildOptions {
-                weights,
-                ..BuildOptions::default()
-            },
-        )?
-    } else {
-        g
-    };
+    }
     let g = match a.app {
         App::Cc | App::Tc => g.undirected_simple(net)?,
         _ => g,

@@ -1,9 +1,10 @@
 //! One rank's part of a partitioned graph: a CSR over the nodes it owns, whose targets are
-//! global ids, and the redistributions between layouts (symmetrize, repartition, gather).
+//! global ids, and the redistributions between layouts (input flags and layout, the
+//! undirected view, gather).
 
 use crate::net::{DistResult, Net};
 use crate::partition::Partition;
-use ordo_graph::{Buf, BuildOptions, Graph, IdBase};
+use ordo_graph::{Buf, BuildOptions, Graph, IdBase, WeightSpec};
 
 pub struct LocalGraph {
     pub part: Partition,
@@ -47,7 +48,7 @@ pub type Csr = (Vec<u64>, Vec<u32>, Option<Vec<u32>>);
 /// How [`LocalGraph::from_arcs`] treats repeated arcs.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Arcs {
-    /// Keep every arc (a repartition must not change the graph).
+    /// Keep every arc (a change of layout must not change the graph).
     Keep,
     /// One arc per (u, v), the lightest (`--merge-parallel`).
     Merge,
@@ -105,19 +106,7 @@ impl LocalGraph {
     /// This part's figures for the delta rule (`ordo_algos::delta`); the job's are their
     /// sums and maximum over the ranks.
     pub fn delta_inputs(&self) -> ordo_algos::delta::DeltaInputs {
-        let mut d = ordo_algos::delta::DeltaInputs {
-            arcs: self.targets.len() as u64,
-            weight_sum: match &self.weights {
-                Some(ws) => ws.iter().map(|&w| w as u64).sum::<u64>() as f64,
-                None => self.targets.len() as f64,
-            },
-            ..Default::default()
-        };
-        for w in self.offsets.windows(2) {
-            d.active_nodes += u64::from(w[1] > w[0]);
-            d.max_degree = d.max_degree.max(w[1] - w[0]);
-        }
-        d
+        ordo_algos::delta::DeltaInputs::from_csr(&self.offsets, self.weights.as_deref())
     }
 
     pub fn max_weight(&self) -> u32 {
@@ -164,35 +153,17 @@ impl LocalGraph {
         Ok((offsets, targets, weights))
     }
 
-    /// Moves this graph to another layout, keeping every arc.
-    pub fn repartition(self, net: &Net, part: Partition) -> DistResult<LocalGraph> {
-        let mut out = ArcsTo::new(net.size);
-        for l in 0..self.local_nodes() {
-            let u = self.global(l);
-            for i in self.arcs(l) {
-                let v = self.targets[i];
-                let w = self.weights.as_ref().map_or(1, |w| w[i]);
-                out.push(part.owner(u), u, v, w);
-            }
-        }
-        let weighted = self.weights.is_some();
-        let (offsets, targets, weights) =
-            LocalGraph::from_arcs(net, part.clone(), out, weighted, Arcs::Keep)?;
-        Ok(LocalGraph {
-            part,
-            offsets,
-            targets,
-            weights,
-            ..self
-        })
-    }
-
     /// The graph with the input flags applied (`--weights`, `--symmetrize`,
-    /// `--drop-self-loops`, `--merge-parallel`), arc for arc as
+    /// `--drop-self-loops`, `--merge-parallel`), laid out by `part`, arc for arc as
     /// [`ordo_graph::EdgeList::build`] applies them on one machine: weights are a function
-    /// of the arc, a reverse arc goes to its source's owner, and every adjacency ends sorted
-    /// by (target, weight).
-    pub fn rebuild(&self, net: &Net, opts: &BuildOptions) -> DistResult<LocalGraph> {
+    /// of the arc, every arc goes to its source's owner under `part`, and every adjacency ends
+    /// sorted by (target, weight). With default options it only changes the layout.
+    pub fn rebuild(
+        &self,
+        net: &Net,
+        opts: &BuildOptions,
+        part: Partition,
+    ) -> DistResult<LocalGraph> {
         let mut out = ArcsTo::new(net.size);
         for l in 0..self.local_nodes() {
             let u = self.global(l);
@@ -205,9 +176,9 @@ impl LocalGraph {
                     Some(spec) => spec.weight(u, v),
                     None => self.weights.as_ref().map_or(1, |w| w[i]),
                 };
-                out.push(net.rank, u, v, w);
+                out.push(part.owner(u), u, v, w);
                 if opts.symmetrize && u != v {
-                    out.push(self.part.owner(v), v, u, w);
+                    out.push(part.owner(v), v, u, w);
                 }
             }
         }
@@ -217,16 +188,18 @@ impl LocalGraph {
         } else {
             Arcs::Keep
         };
-        let csr = LocalGraph::from_arcs(net, self.part.clone(), out, weighted, mode)?;
-        let m = net.sum_u64(csr.1.len() as u64);
-        Ok(LocalGraph::new(
-            net,
-            self.part.clone(),
-            m,
-            csr,
-            self.id_base,
-            &self.origin,
-        ))
+        self.regroup(net, part, out, weighted, mode)
+    }
+
+    /// Gives every arc a `spec` weight in place, as [`ordo_graph::Graph::assign_weights`]
+    /// does: a weight is a function of the arc, so no arc moves.
+    pub fn assign_weights(&mut self, spec: WeightSpec) {
+        let mut weights = Vec::with_capacity(self.targets.len());
+        for l in 0..self.local_nodes() {
+            let u = self.global(l);
+            weights.extend(self.neighbors(l).iter().map(|&v| spec.weight(u, v)));
+        }
+        self.weights = Some(weights);
     }
 
     /// The undirected simple graph (every arc both ways, no self-loops, no repeats, no
@@ -240,11 +213,24 @@ impl LocalGraph {
                 out.push(self.part.owner(v), v, u, 1);
             }
         }
-        let csr = LocalGraph::from_arcs(net, self.part.clone(), out, false, Arcs::Simple)?;
+        self.regroup(net, self.part.clone(), out, false, Arcs::Simple)
+    }
+
+    /// The graph of the arcs `out` (sent to their owners under `part`), with this graph's ids
+    /// and origin. Every rank calls this together.
+    fn regroup(
+        &self,
+        net: &Net,
+        part: Partition,
+        out: ArcsTo,
+        weighted: bool,
+        mode: Arcs,
+    ) -> DistResult<LocalGraph> {
+        let csr = LocalGraph::from_arcs(net, part.clone(), out, weighted, mode)?;
         let m = net.sum_u64(csr.1.len() as u64);
         Ok(LocalGraph::new(
             net,
-            self.part.clone(),
+            part,
             m,
             csr,
             self.id_base,

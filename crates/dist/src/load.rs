@@ -141,17 +141,16 @@ pub fn load(
             }
         }
     };
-    let g = if opts.build.changes_graph() {
-        g.rebuild(net, &opts.build)?
-    } else {
-        g
-    };
-    if hashed {
-        let n = g.num_nodes();
-        g.repartition(net, Partition::cyclic(net.size, n))
-    } else {
-        Ok(g)
+    // The flags and the hashed layout are one pass of arcs to their owners.
+    if !opts.build.changes_graph() && !hashed {
+        return Ok(g);
     }
+    let part = if hashed {
+        Partition::cyclic(net.size, g.num_nodes())
+    } else {
+        g.part.clone()
+    };
+    g.rebuild(net, &opts.build, part)
 }
 
 fn is_plain_binary(path: &Path) -> bool {

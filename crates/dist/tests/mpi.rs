@@ -310,29 +310,25 @@ fn usage_errors_exit_2_with_one_message() {
         "{}",
         o.stderr
     );
-    let o = mpirun(2, &["bfs", "gen:what:8"], Duration::from_secs(60));
-    assert_eq!(o.code, Some(2), "{}", o.stderr);
-    assert!(o.stderr.contains("unknown generator"), "{}", o.stderr);
-    let o = mpirun(
-        1,
-        &["sssp", "gen:er:8", "--source", "100000"],
-        Duration::from_secs(60),
-    );
-    assert_eq!(o.code, Some(2), "{}", o.stderr);
-    let o = mpirun(
+    usage_error(2, &["bfs", "gen:what:8"], "unknown generator");
+    usage_error(1, &["sssp", "gen:er:8", "--source", "100000"], "");
+    usage_error(
         1,
         &["sssp", "gen:er:8", "--format", "snap"],
-        Duration::from_secs(60),
+        "not to generators",
     );
-    assert_eq!(o.code, Some(2), "{}", o.stderr);
-    assert!(o.stderr.contains("not to generators"), "{}", o.stderr);
-    let o = mpirun(
+    usage_error(
         1,
         &["sssp", "gen:er:8", "--weights", "9:1:0"],
-        Duration::from_secs(60),
+        "bad weight spec",
     );
-    assert_eq!(o.code, Some(2), "{}", o.stderr);
-    assert!(o.stderr.contains("bad weight spec"), "{}", o.stderr);
+}
+
+/// `mpirun -np NP ordo-dist ARGS` exits 2 with `message` on stderr.
+fn usage_error(np: usize, args: &[&str], message: &str) {
+    let o = mpirun(np, args, Duration::from_secs(60));
+    assert_eq!(o.code, Some(2), "{args:?}: {}", o.stderr);
+    assert!(o.stderr.contains(message), "{args:?}: {}", o.stderr);
 }
 
 /// The input flags are `ordo`'s: the same flags give the graph `ordo_graph`'s builder gives

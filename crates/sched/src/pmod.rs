@@ -191,13 +191,11 @@ pub struct PmodLeveling {
     lmf: CachePadded<AtomicU32>,
     epoch: CachePadded<AtomicU64>,
     totals: CachePadded<Totals>,
-    /// One decision at a time; a worker that finds it taken skips its check.
-    deciding: Mutex<()>,
-    trace: Mutex<Vec<Event>>,
+    /// One decision at a time; a worker that finds it taken skips its check. It guards the
     /// Deqs a decision waits for since the last change: `chunk`, doubled by every merge
-    /// (Galois' implementation does the same), so lmf settles instead of oscillating. Only
-    /// read and written under `deciding`.
-    patience: AtomicU64,
+    /// (Galois' implementation does the same), so lmf settles instead of oscillating.
+    deciding: Mutex<u64>,
+    trace: Mutex<Vec<Event>>,
     start: Instant,
 }
 
@@ -252,9 +250,8 @@ impl PmodLeveling {
             lmf: CachePadded::new(AtomicU32::new(cfg.lmf)),
             epoch: CachePadded::new(AtomicU64::new(0)),
             totals: CachePadded::new(Totals::new()),
-            deciding: Mutex::new(()),
+            deciding: Mutex::new(cfg.chunk as u64),
             trace: Mutex::new(Vec::new()),
-            patience: AtomicU64::new(cfg.chunk as u64),
             start: Instant::now(),
         }
     }
@@ -296,7 +293,7 @@ impl PmodLeveling {
 
     /// Figures 3-4: the checks of a synchronizing dequeue.
     fn decide(&self, l: &mut PmodLocal) {
-        let Ok(_guard) = self.deciding.try_lock() else {
+        let Ok(mut patience) = self.deciding.try_lock() else {
             return;
         };
         let t = &self.totals;
@@ -307,8 +304,7 @@ impl PmodLeveling {
             t.min_b.load(Ordering::Relaxed),
             t.max_b.load(Ordering::Relaxed),
         );
-        let patience = self.patience.load(Ordering::Relaxed);
-        if deqs < patience || enqs == 0 || min_b > max_b {
+        if deqs < *patience || enqs == 0 || min_b > max_b {
             return;
         }
         let lmf = self.lmf();
@@ -317,8 +313,7 @@ impl PmodLeveling {
         if let Some(new) = new {
             if new > lmf {
                 l.merges += 1;
-                self.patience
-                    .store(patience.saturating_mul(2), Ordering::Relaxed);
+                *patience = patience.saturating_mul(2);
             } else {
                 l.unmerges += 1;
             }

@@ -10,8 +10,7 @@ mod run;
 pub mod spec;
 mod svg;
 
-use crate::error::{CliError, CliResult};
-use crate::output::note;
+use crate::error::{note, CliError, CliResult};
 use run::{expand, number, run_all, text, GraphDirs};
 use serde_json::{Map, Value};
 use spec::Spec;
