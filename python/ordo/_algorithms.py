@@ -92,9 +92,14 @@ def bfs(
     scheduler: str = "auto",
     threads: Optional[int] = None,
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """Hop counts from ``source`` along arcs (float64, ``inf`` where unreachable).
+
+    ``algo``: ``"direction"`` (direction-optimizing BFS on the frontier executor, the
+    fastest), ``"priority"`` (the priority-scheduled version, on ``scheduler``), or
+    ``"auto"``: direction-optimizing unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 2], [1, 2, 3], num_nodes=5)
@@ -102,7 +107,7 @@ def bfs(
     array([ 0.,  1.,  2.,  3., inf])
     """
     return _ordo.bfs(
-        _native(G), _node("source", source), scheduler, _threads(threads), params, report
+        _native(G), _node("source", source), algo, scheduler, _threads(threads), params, report
     )
 
 
@@ -139,18 +144,23 @@ def astar(
 def pagerank(
     G: Graph,
     tol: float = 1e-6,
-    priority: str = "pr",
+    priority: Optional[str] = None,
     scheduler: str = "auto",
     threads: Optional[int] = None,
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """PageRank scores (float64, summing to 1) with damping 0.85, as networkx computes them
     (dangling nodes spread their rank uniformly); the total error is within about
     ``num_nodes * tol``, like networkx's ``tol``.
 
-    Residual-pushing with priorities from the residual: ``priority="pr"`` (its whole part)
-    or ``"prd"`` (three decimals), seed 000's PR and PR-D. Edge weights are ignored.
+    ``algo``: ``"pull"`` (Jacobi iteration over in-edges until an iteration changes the
+    scores by less than ``num_nodes * tol`` in L1, networkx's rule; the fastest),
+    ``"priority"`` (residual pushing with priorities from the residual:
+    ``priority="pr"``, its whole part, or ``"prd"``, three decimals: seed 000's PR and
+    PR-D), or ``"auto"``: pull unless a scheduler, its parameters or ``priority`` are given.
+    Edge weights are ignored.
 
     >>> import ordo, numpy as np
     >>> G = ordo.Graph.from_edges([0, 1, 2], [1, 2, 0])
@@ -158,7 +168,7 @@ def pagerank(
     array([0.3333, 0.3333, 0.3333])
     """
     return _ordo.pagerank(
-        _native(G), float(tol), priority, scheduler, _threads(threads), params, report
+        _native(G), float(tol), algo, priority, scheduler, _threads(threads), params, report
     )
 
 
@@ -167,17 +177,22 @@ def cc(
     scheduler: str = "auto",
     threads: Optional[int] = None,
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """Weakly connected components: for each node, the smallest node of its component
     (int64). Arcs count in both directions.
+
+    ``algo``: ``"afforest"`` (Afforest, sampled union-find linking on the frontier
+    executor; the fastest), ``"priority"`` (min-label propagation on ``scheduler``), or
+    ``"auto"``: Afforest unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([1, 3], [0, 4], num_nodes=5)
     >>> ordo.cc(G)
     array([0, 0, 2, 3, 3])
     """
-    return _ordo.cc(_native(G), scheduler, _threads(threads), params, report)
+    return _ordo.cc(_native(G), algo, scheduler, _threads(threads), params, report)
 
 
 def kcore(

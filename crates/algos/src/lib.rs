@@ -13,7 +13,9 @@
 //! * [`pfp`]: maximum flow by preflow-push, highest label first.
 //! * [`distance`]: distance labels in 32 or 64 bits (SSSP).
 //! * [`delta`]: the bucket width SSSP and A* pick from the graph.
+//! * [`in_edges`]: a graph's in-edges (its transpose, or itself when symmetric).
 //! * [`named`]: the priority-scheduled applications on a scheduler chosen by name at run time.
+//! * [`variants`]: the methods (`--algo`) each application offers and how `auto` picks one.
 
 pub mod astar;
 pub mod bc;
@@ -21,6 +23,7 @@ pub mod bfs;
 pub mod cc;
 pub mod delta;
 pub mod distance;
+pub mod in_edges;
 pub mod kcore;
 pub mod mst;
 pub mod named;
@@ -28,6 +31,7 @@ pub mod pagerank;
 pub mod pfp;
 pub mod sssp;
 pub mod tc;
+pub mod variants;
 mod verify;
 
 pub use verify::{compare, VerifyError};

@@ -1,13 +1,16 @@
 //! `ordo sssp`, `ordo bfs` and `ordo astar`: the path applications.
 
+use crate::algo::{frontier_sched_json, resolve, run_frontier};
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{note, CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{finish, verify_runs, verify_with, write_out};
+use crate::output::{finish, finish_runs, sched_json, verify_runs, verify_with, write_out};
 use crate::run::{run_app, run_app_labelled, sched_delta};
-use ordo_algos::{astar, bfs, named, sssp};
+use ordo_algos::bfs::direction::InEdges;
+use ordo_algos::{astar, bfs, named, sssp, variants};
 use ordo_graph::WeightSpec;
 use serde_json::json;
+use std::time::Instant;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SsspArgs {
@@ -32,6 +35,11 @@ pub struct BfsArgs {
     /// Source node, as the file numbers nodes [default: first node]
     #[arg(long)]
     pub source: Option<u64>,
+    /// Method: auto (direction-optimizing, or priority when a scheduler is asked for),
+    /// direction (direction-optimizing BFS, Beamer et al. SC 2012, on the frontier executor),
+    /// priority (the priority-scheduled version of seed 000, on --scheduler)
+    #[arg(long, default_value = "auto", value_parser = variants::BFS.names())]
+    pub algo: String,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -215,38 +223,62 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
 }
 
 pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
-    let li = load_noted(&a.input)?;
+    let mut li = load_noted(&a.input)?;
     let src = source_of(&li, a.source)?;
+    let algo = resolve(&variants::BFS, &a.algo, &a.run)?;
+    let mut prep_s = None;
+    let (sched, threads, runs) = if algo.scheduled {
+        let g = &li.graph;
+        let r = run_app_labelled(
+            &a.run,
+            Some(0),
+            || widen(&bfs::serial_bfs(g, src)),
+            |s, cfg| named::bfs(s, cfg, g, src),
+        )?;
+        (sched_json(&r.sched), r.cfg.threads, r.runs)
+    } else {
+        // Bottom-up steps read in-edges: a symmetrized graph's own, else the transpose (built
+        // once, outside the timed runs, as GAPBS builds it while loading).
+        let start = Instant::now();
+        if !a.input.flags.symmetrize {
+            li.graph.build_transpose();
+        }
+        prep_s = Some(start.elapsed().as_secs_f64());
+        let g = &li.graph;
+        let incoming = match a.input.flags.symmetrize {
+            true => InEdges::symmetric(g),
+            false => InEdges::transpose(g).expect("built above"),
+        };
+        let r = run_frontier(&a.run, |cfg| bfs::direction::run(g, incoming, src, cfg))?;
+        (frontier_sched_json(algo), r.cfg.threads, r.runs)
+    };
     let g = &li.graph;
-    let r = run_app_labelled(
-        &a.run,
-        Some(0),
-        || widen(&bfs::serial_bfs(g, src)),
-        |s, cfg| named::bfs(s, cfg, g, src),
-    )?;
-    let verified = verify_runs(
-        &a.run,
-        g,
-        r.runs.results.iter().map(|o| &o.level[..]),
-        || bfs::serial_bfs(g, src),
-    )?;
-    let out = r.first();
+    let verified = verify_runs(&a.run, g, runs.results.iter().map(|o| &o.level[..]), || {
+        bfs::serial_bfs(g, src)
+    })?;
+    let out = &runs.results[0];
     write_out(g, &a.run, &out.level, bfs::UNREACHED)?;
     let (reached, sum, max) = bfs::summarize(&out.level);
-    finish(
+    finish_runs(
         "bfs",
         &li,
         &a.run,
-        &r,
+        sched,
+        threads,
+        &runs,
         &verified,
         json!({
+            "algo": algo.name,
             "source": g.file_id(src),
+            "prep_s": prep_s,
             "stale_tasks": out.stats.stale_tasks,
+            "top_down_steps": (!algo.scheduled).then_some(out.stats.top_down_steps),
+            "bottom_up_steps": (!algo.scheduled).then_some(out.stats.bottom_up_steps),
             "reached": reached,
             "level_sum": sum,
             "max_level": max,
         }),
-        &["reached", "level_sum", "max_level"],
+        &["algo", "reached", "level_sum", "max_level"],
     );
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `ordo`: parallel graph analytics on concurrent priority schedulers.
 
+mod algo;
 mod apps;
 mod args;
 mod bench;
@@ -59,14 +60,16 @@ struct Cli {
 enum Command {
     /// Single-source shortest paths (verified against serial Dijkstra)
     Sssp(apps::SsspArgs),
-    /// Breadth-first search levels (verified against a queue BFS)
+    /// Breadth-first search levels, direction-optimizing by default (verified against a queue BFS)
     Bfs(apps::BfsArgs),
     /// A* shortest path to one target with a straight-line estimate (verified against Dijkstra)
     Astar(apps::AstarArgs),
-    /// PageRank (networkx's definition) by residual pushing (verified against power iteration)
+    /// PageRank (networkx's definition), pull iteration by default (verified against power
+    /// iteration)
     Pagerank(rank::PagerankArgs),
-    /// Connected components of the undirected view (verified against union-find)
-    Cc(undirected::UndirectedArgs),
+    /// Connected components of the undirected view, by Afforest by default (verified against
+    /// union-find)
+    Cc(undirected::CcArgs),
     /// Core numbers by prioritized peeling (verified against bucket peeling)
     Kcore(undirected::UndirectedArgs),
     /// Minimum spanning forest by Boruvka with merging (verified against Kruskal)

@@ -129,6 +129,7 @@ app_output!(
     cc::CcOutput,
     kcore::KcoreOutput,
     pagerank::PrOutput,
+    pagerank::pull::PullOutput,
     mst::MstOutput,
     tc::TcOutput,
     ordo_algos::bc::BcOutput,

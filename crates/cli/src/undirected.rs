@@ -1,16 +1,28 @@
 //! `ordo cc`, `ordo kcore`, `ordo tc` and `ordo mst`: applications on the undirected simple view of the
 //! input (both directions of every arc, no self-loops, no parallel arcs).
 
+use crate::algo::{frontier_sched_json, resolve, run_frontier};
 use crate::apps::widen;
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{finish, verify_runs, verify_with, write_out};
+use crate::output::{finish, finish_runs, sched_json, verify_runs, verify_with, write_out};
 use crate::run::{run_app, run_app_labelled};
-use ordo_algos::{cc, kcore, mst, named, tc};
+use ordo_algos::{cc, kcore, mst, named, tc, variants};
 use ordo_graph::Graph;
 use serde_json::json;
 use std::time::Instant;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct CcArgs {
+    #[command(flatten)]
+    pub app: UndirectedArgs,
+    /// Method: auto (afforest, or priority when a scheduler is asked for), afforest (Afforest,
+    /// Sutton et al. IPDPS 2018: sampled union-find linking on the frontier executor), priority
+    /// (min-label propagation by priority, on --scheduler)
+    #[arg(long, default_value = "auto", value_parser = variants::CC.names())]
+    pub algo: String,
+}
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct UndirectedArgs {
@@ -38,40 +50,49 @@ fn undirected_input_with(
     Ok((li, g, start.elapsed().as_secs_f64()))
 }
 
-pub fn cc_cmd(a: &UndirectedArgs) -> CliResult {
-    let (li, g, prep_s) = undirected_input(a)?;
+pub fn cc_cmd(a: &CcArgs) -> CliResult {
+    let (li, g, prep_s) = undirected_input(&a.app)?;
     let g = &g;
-    let r = run_app_labelled(
-        &a.run,
-        Some(cc::default_delta(g)),
-        || widen(&cc::serial_cc(g)),
-        |s, cfg| named::cc(s, cfg, g),
-    )?;
-    let verified = verify_runs(
-        &a.run,
-        g,
-        r.runs.results.iter().map(|o| &o.label[..]),
-        || cc::serial_cc(g),
-    )?;
-    let out = r.first();
+    let run = &a.app.run;
+    let algo = resolve(&variants::CC, &a.algo, run)?;
+    let (sched, threads, runs) = if algo.scheduled {
+        let r = run_app_labelled(
+            run,
+            Some(cc::default_delta(g)),
+            || widen(&cc::serial_cc(g)),
+            |s, cfg| named::cc(s, cfg, g),
+        )?;
+        (sched_json(&r.sched), r.cfg.threads, r.runs)
+    } else {
+        let r = run_frontier(run, |cfg| cc::afforest::run(g, cfg))?;
+        (frontier_sched_json(algo), r.cfg.threads, r.runs)
+    };
+    let verified = verify_runs(run, g, runs.results.iter().map(|o| &o.label[..]), || {
+        cc::serial_cc(g)
+    })?;
+    let out = &runs.results[0];
     // Labels are written as the file's id of the component's smallest node.
     let ids: Vec<u64> = out.label.iter().map(|&l| g.file_id(l)).collect();
-    write_out(g, &a.run, &ids, u64::MAX)?;
-    finish(
+    write_out(g, run, &ids, u64::MAX)?;
+    finish_runs(
         "cc",
         &li,
-        &a.run,
-        &r,
+        run,
+        sched,
+        threads,
+        &runs,
         &verified,
         json!({
+            "algo": algo.name,
             "undirected_edges": g.num_edges() / 2,
             "prep_s": prep_s,
             "components": cc::count(&out.label),
             "largest": cc::largest(&out.label),
             "stale_tasks": out.stats.stale_tasks,
-            "relabels": out.stats.relabels,
+            "relabels": algo.scheduled.then_some(out.stats.relabels),
+            "links": (!algo.scheduled).then_some(out.stats.relabels),
         }),
-        &["components", "largest"],
+        &["algo", "components", "largest"],
     );
     Ok(())
 }

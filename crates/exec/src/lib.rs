@@ -1,11 +1,15 @@
-//! ordo-exec: the executor. [`for_each`] runs an operator over prioritized tasks on a pool of
+//! ordo-exec: the executors. [`for_each`] runs an operator over prioritized tasks on a pool of
 //! pinned workers sharing any [`ordo_sched::Scheduler`], detects termination with the token
 //! protocol of `src/README.md`, and returns a [`RunReport`] of merged per-thread statistics.
+//! [`run_team`] (the frontier executor) runs level-synchronous rounds on the same pinned pool:
+//! parallel loops ending at a barrier, over the sparse and dense frontiers of [`frontier`].
 
+pub mod barrier;
 mod config;
 mod context;
 mod error;
 mod for_each;
+pub mod frontier;
 pub mod inbox;
 mod pin;
 pub mod pool;
@@ -13,6 +17,7 @@ pub mod probe;
 pub mod rank;
 pub mod simulate;
 mod stats;
+pub mod team;
 pub mod termination;
 mod trace;
 mod worker;
@@ -27,3 +32,4 @@ pub use pool::run_workers;
 pub use probe::{Breakdown, Probes, Trace};
 pub use rank::{RankSamples, RankSummary};
 pub use stats::{RunReport, Simulation, ThreadStats, APP_COUNTERS};
+pub use team::{run_team, Stopped, Team};

@@ -5,14 +5,18 @@
 
 use crate::errors::{exec_error, value_error};
 use crate::graph::PyGraph;
-use crate::running::{exec_config, interruptible, report_dict, run_config};
+use crate::running::{
+    choose_algo, exec_config, interruptible, report_dict, run_config, run_frontier,
+};
 use numpy::IntoPyArray;
 use ordo_algos as algos;
 use ordo_algos::astar::Geometry;
 use ordo_algos::bc::{BcConfig, Layout, Queues};
+use ordo_algos::in_edges::InEdges;
 use ordo_algos::named;
 use ordo_algos::pagerank::PriorityKind;
 use ordo_algos::pfp::{self, PfpError};
+use ordo_algos::variants::{self, Variant};
 use ordo_exec::RunReport;
 use ordo_graph::Graph;
 use pyo3::prelude::*;
@@ -104,11 +108,13 @@ pub fn sssp<'py>(
 }
 
 #[pyfunction]
-#[pyo3(signature = (graph, source, scheduler, threads, params, report))]
+#[pyo3(signature = (graph, source, algo, scheduler, threads, params, report))]
+#[allow(clippy::too_many_arguments)]
 pub fn bfs<'py>(
     py: Python<'py>,
     graph: &Bound<'py, PyGraph>,
     source: i64,
+    algo: &str,
     scheduler: &str,
     threads: Option<i64>,
     params: Option<&Bound<'py, PyDict>>,
@@ -116,20 +122,34 @@ pub fn bfs<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let pg = graph.get();
     let src = pg.node("source", source)?;
-    let g = pg.graph();
-    // Priority = level: one bucket per level.
-    let rc = run_config(scheduler, params, None, Some(0), threads)?;
-    let out = rc.run(py, |s, e| named::bfs(s, e, g, src))?;
+    let method = choose_algo(&variants::BFS, algo, scheduler, params, None)?;
+    let (out, label) = if method.scheduled {
+        let g = pg.graph();
+        // Priority = level: one bucket per level.
+        let rc = run_config(scheduler, params, None, Some(0), threads)?;
+        (
+            rc.run(py, |s, e| named::bfs(s, e, g, src))?,
+            rc.sched.label(),
+        )
+    } else {
+        let g = interruptible(py, None, || pg.with_in_edges())?;
+        let incoming = InEdges::transpose(g).expect("built with the transpose");
+        let (out, _) = run_frontier(py, threads, |e| {
+            algos::bfs::direction::run(g, incoming, src, e)
+        })?;
+        (out, frontier_label(method))
+    };
     let level = as_float(&out.level, algos::bfs::UNREACHED).into_pyarray(py);
-    let extra = vec![("stale_tasks", any(py, out.stats.stale_tasks)?)];
-    answer(
-        py,
-        level.into_any(),
-        report,
-        &rc.sched.label(),
-        &out.report,
-        extra,
-    )
+    let extra = vec![
+        ("algo", any(py, method.name)?),
+        ("stale_tasks", any(py, out.stats.stale_tasks)?),
+    ];
+    answer(py, level.into_any(), report, &label, &out.report, extra)
+}
+
+/// The report's scheduler label for a method on the frontier executor.
+fn frontier_label(method: &Variant) -> String {
+    format!("{} (frontier executor)", method.name)
 }
 
 #[pyfunction]
@@ -197,13 +217,14 @@ pub fn astar<'py>(
 }
 
 #[pyfunction]
-#[pyo3(signature = (graph, tolerance, priority, scheduler, threads, params, report))]
+#[pyo3(signature = (graph, tolerance, algo, priority, scheduler, threads, params, report))]
 #[allow(clippy::too_many_arguments)]
 pub fn pagerank<'py>(
     py: Python<'py>,
     graph: &Bound<'py, PyGraph>,
     tolerance: f64,
-    priority: &str,
+    algo: &str,
+    priority: Option<&str>,
     scheduler: &str,
     threads: Option<i64>,
     params: Option<&Bound<'py, PyDict>>,
@@ -213,21 +234,50 @@ pub fn pagerank<'py>(
         return Err(value_error(format!("tol={tolerance}: must be in (0, 1)")));
     }
     let kind = match priority {
-        "pr" => PriorityKind::Pr,
-        "prd" => PriorityKind::PrD,
-        other => {
+        None | Some("pr") => PriorityKind::Pr,
+        Some("prd") => PriorityKind::PrD,
+        Some(other) => {
             return Err(value_error(format!(
                 "priority '{other}': valid are pr, prd"
             )))
         }
     };
-    let g = graph.get().graph();
-    if g.num_nodes() == 0 {
+    let pg = graph.get();
+    if pg.graph().num_nodes() == 0 {
         return Err(value_error("PageRank of a graph with no nodes"));
     }
+    let asked = priority.map(|p| format!("priority='{p}'"));
+    let method = choose_algo(
+        &variants::PAGERANK,
+        algo,
+        scheduler,
+        params,
+        asked.as_deref(),
+    )?;
+    if !method.scheduled {
+        let g = interruptible(py, None, || pg.with_in_edges())?;
+        let incoming = InEdges::transpose(g).expect("built with the transpose");
+        let (out, _) = run_frontier(py, threads, |e| {
+            let sweep = algos::pagerank::pull::Sweep::of_method(method.name);
+            algos::pagerank::pull::run(g, incoming, tolerance, sweep, e)
+        })?;
+        let extra = vec![
+            ("algo", any(py, method.name)?),
+            ("stopping_rule", any(py, "l1-change")?),
+            ("iterations", any(py, out.iterations)?),
+            ("last_change", any(py, out.last_change)?),
+            ("error_bound", any(py, out.error_bound)?),
+        ];
+        let label = frontier_label(method);
+        let scores = out.score.into_pyarray(py);
+        return answer(py, scores.into_any(), report, &label, &out.report, extra);
+    }
+    let g = pg.graph();
     let rc = run_config(scheduler, params, None, None, threads)?;
     let out = rc.run(py, |s, e| named::pagerank(s, e, g, tolerance, kind))?;
     let extra = vec![
+        ("algo", any(py, method.name)?),
+        ("stopping_rule", any(py, "residual")?),
         ("error_bound", any(py, out.error_bound)?),
         ("leftover_residual", any(py, out.leftover)?),
         ("empty_takes", any(py, out.empty_takes)?),
@@ -235,6 +285,44 @@ pub fn pagerank<'py>(
     let label = rc.sched.label();
     let scores = out.score.into_pyarray(py);
     answer(py, scores.into_any(), report, &label, &out.report, extra)
+}
+
+#[pyfunction]
+#[pyo3(signature = (graph, algo, scheduler, threads, params, report))]
+pub fn cc<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    algo: &str,
+    scheduler: &str,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let g = undirected_view(py, graph)?;
+    let method = choose_algo(&variants::CC, algo, scheduler, params, None)?;
+    let (out, label) = if method.scheduled {
+        let delta = algos::cc::default_delta(g);
+        let rc = run_config(scheduler, params, None, Some(delta), threads)?;
+        (rc.run(py, |s, e| named::cc(s, e, g))?, rc.sched.label())
+    } else {
+        let (out, _) = run_frontier(py, threads, |e| algos::cc::afforest::run(g, e))?;
+        (out, frontier_label(method))
+    };
+    let values: Vec<i64> = out.label.iter().map(|&x| x as i64).collect();
+    let extra = vec![
+        ("algo", any(py, method.name)?),
+        ("components", any(py, algos::cc::count(&out.label))?),
+        ("stale_tasks", any(py, out.stats.stale_tasks)?),
+        ("relabels", any(py, out.stats.relabels)?),
+    ];
+    answer(
+        py,
+        values.into_pyarray(py).into_any(),
+        report,
+        &label,
+        &out.report,
+        extra,
+    )
 }
 
 /// The undirected applications share their shape: the cached undirected view, a run, and an
@@ -267,18 +355,6 @@ macro_rules! per_node_undirected {
         }
     };
 }
-
-per_node_undirected!(
-    cc,
-    named::cc,
-    algos::cc::default_delta,
-    label,
-    |out, py| vec![
-        ("components", any(py, algos::cc::count(&out.label))?),
-        ("stale_tasks", any(py, out.stats.stale_tasks)?),
-        ("relabels", any(py, out.stats.relabels)?),
-    ]
-);
 
 per_node_undirected!(
     kcore,

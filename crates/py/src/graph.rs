@@ -39,6 +39,8 @@ pub struct PyGraph {
     weighted: OnceLock<Arc<Graph>>,
     /// The undirected simple view of `weighted`.
     undirected: OnceLock<Arc<Graph>>,
+    /// `graph` with its transpose, for the methods that read in-edges.
+    with_in_edges: OnceLock<Arc<Graph>>,
 }
 
 impl PyGraph {
@@ -48,6 +50,7 @@ impl PyGraph {
             geometry,
             weighted: OnceLock::new(),
             undirected: OnceLock::new(),
+            with_in_edges: OnceLock::new(),
         }
     }
 
@@ -72,6 +75,15 @@ impl PyGraph {
                 hi: 1,
                 seed: 0,
             });
+            Arc::new(g)
+        })
+    }
+
+    /// The graph with its transpose built (a copy, made on first use and cached).
+    pub fn with_in_edges(&self) -> &Arc<Graph> {
+        self.with_in_edges.get_or_init(|| {
+            let mut g = (*self.graph).clone();
+            g.build_transpose();
             Arc::new(g)
         })
     }

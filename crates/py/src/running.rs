@@ -174,3 +174,38 @@ pub fn report_dict<'py>(
     }
     Ok(d)
 }
+
+/// The method `algo` of `variants` to run: `auto` picks the scheduled version when a scheduler,
+/// its parameters or `other` (another scheduled-only argument) were given.
+pub fn choose_algo(
+    variants: &ordo_algos::variants::Variants,
+    algo: &str,
+    scheduler: &str,
+    params: Option<&Bound<'_, PyDict>>,
+    other: Option<&str>,
+) -> PyResult<&'static ordo_algos::variants::Variant> {
+    let request = if let Some(other) = other {
+        Some(other.to_string())
+    } else if scheduler != "auto" {
+        Some(format!("scheduler='{scheduler}'"))
+    } else if params.is_some_and(|p| !p.is_empty()) {
+        Some("scheduler parameters".to_string())
+    } else {
+        None
+    };
+    variants
+        .resolve(algo, request.as_deref())
+        .map_err(value_error)
+}
+
+/// Runs a method of the frontier executor on `threads` workers through [`interruptible`].
+pub fn run_frontier<O: Send>(
+    py: Python<'_>,
+    threads: Option<i64>,
+    work: impl FnOnce(&ExecConfig) -> Result<O, ordo_exec::ExecError> + Send,
+) -> PyResult<(O, ExecConfig)> {
+    let exec = exec_config(threads, None)?;
+    let out = interruptible(py, exec.cancel.as_ref(), || work(&exec))?
+        .map_err(crate::errors::exec_error)?;
+    Ok((out, exec))
+}

@@ -21,8 +21,8 @@
 //! (delta and score of the vertex it accumulates). Every value read in a later step was
 //! written before a barrier, whose Release/Acquire edges make it visible.
 
-use super::barrier::{Poisoned, SumBarrier};
 use super::lanes::{Lanes, Queues};
+use ordo_exec::barrier::{Poisoned, SumBarrier};
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};

@@ -11,7 +11,7 @@
 //!   share a core pair, {0..3} a package, and so on).
 //!
 //! # Phase protocol (why the `UnsafeCell`s are sound)
-//! Threads move in steps separated by [`SumBarrier`](super::barrier::SumBarrier) waits, whose
+//! Threads move in steps separated by [`SumBarrier`](ordo_exec::barrier::SumBarrier) waits, whose
 //! Acquire/Release edges order every write of one step before every read of the next.
 //! * `frontier[d % 2]` holds level d. During the expansion of level d every thread reads every
 //!   lane's `frontier[d % 2]`; only the owner touches its `frontier[(d + 1) % 2]` (cleared,

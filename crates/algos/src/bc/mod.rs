@@ -25,7 +25,6 @@
 //! The oracle is serial Brandes with a queue ([`serial_brandes`]); floating-point sums in
 //! another order agree to [`TOLERANCE`] ([`compare_scores`]).
 
-mod barrier;
 mod brandes;
 mod engine;
 mod lanes;

@@ -1,15 +1,17 @@
-//! A spinning barrier that also sums one number over the threads: the level-synchronous BFS
-//! crosses a barrier per level (thousands per source on road graphs), and every thread must
-//! learn the size of the next frontier to decide, identically, whether to go on.
+//! A spinning barrier that also sums one number over the threads: level-synchronous loops (bc's
+//! BFS, the frontier executor's rounds) cross a barrier per level, thousands per run on road
+//! graphs, and every thread must learn the size of the next frontier to decide, identically,
+//! whether to go on. A flag rides along, OR-ed over the threads, so that one thread's decision
+//! to stop (it saw a Ctrl-C) reaches every thread at the same barrier.
 
 use crossbeam_utils::{Backoff, CachePadded};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// A thread gave up (it panicked): the others stop waiting instead of hanging.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Poisoned;
+pub struct Poisoned;
 
-pub(super) struct SumBarrier {
+pub struct SumBarrier {
     threads: usize,
     /// Arrivals in the current phase.
     arrived: CachePadded<AtomicUsize>,
@@ -19,17 +21,22 @@ pub(super) struct SumBarrier {
     sum: AtomicU64,
     /// The last completed phase's sum.
     result: AtomicU64,
+    /// The current phase's OR of flags, and the last completed phase's.
+    flag: AtomicBool,
+    flag_result: AtomicBool,
     poisoned: AtomicBool,
 }
 
 impl SumBarrier {
-    pub(super) fn new(threads: usize) -> Self {
+    pub fn new(threads: usize) -> Self {
         SumBarrier {
             threads,
             arrived: CachePadded::new(AtomicUsize::new(0)),
             generation: CachePadded::new(AtomicUsize::new(0)),
             sum: AtomicU64::new(0),
             result: AtomicU64::new(0),
+            flag: AtomicBool::new(false),
+            flag_result: AtomicBool::new(false),
             poisoned: AtomicBool::new(false),
         }
     }
@@ -39,19 +46,29 @@ impl SumBarrier {
     ///
     /// The result of a phase is overwritten only when the next phase completes, which needs
     /// every thread, including any still reading this one's, to arrive again.
-    pub(super) fn sum(&self, value: u64) -> Result<u64, Poisoned> {
+    pub fn sum(&self, value: u64) -> Result<u64, Poisoned> {
+        self.sum_flagged(value, false).map(|(sum, _)| sum)
+    }
+
+    /// [`sum`](Self::sum) that also returns whether any thread passed `flag = true`.
+    pub fn sum_flagged(&self, value: u64, flag: bool) -> Result<(u64, bool), Poisoned> {
         // Read before arriving: the phase cannot complete before this thread arrives, and the
         // Acquire load that ended our previous wait keeps this read from going backwards.
         let generation = self.generation.load(Ordering::Acquire);
         self.sum.fetch_add(value, Ordering::Relaxed);
+        if flag {
+            self.flag.store(true, Ordering::Relaxed);
+        }
         // AcqRel: the last arriver acquires every other thread's writes (the sum included),
         // and releases them all with the generation bump below.
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
             let total = self.sum.swap(0, Ordering::Relaxed);
+            let any = self.flag.swap(false, Ordering::Relaxed);
             self.result.store(total, Ordering::Relaxed);
+            self.flag_result.store(any, Ordering::Relaxed);
             self.arrived.store(0, Ordering::Relaxed);
             self.generation.fetch_add(1, Ordering::Release);
-            return Ok(total);
+            return Ok((total, any));
         }
         let backoff = Backoff::new();
         while self.generation.load(Ordering::Acquire) == generation {
@@ -65,11 +82,14 @@ impl SumBarrier {
                 backoff.snooze();
             }
         }
-        Ok(self.result.load(Ordering::Relaxed))
+        Ok((
+            self.result.load(Ordering::Relaxed),
+            self.flag_result.load(Ordering::Relaxed),
+        ))
     }
 
     /// Releases every waiter, now and later, with `Poisoned`.
-    pub(super) fn poison(&self) {
+    pub fn poison(&self) {
         self.poisoned.store(true, Ordering::Relaxed);
     }
 }
@@ -89,6 +109,24 @@ mod tests {
                     for phase in 0..2000u64 {
                         let got = b.sum(phase + t as u64).unwrap();
                         assert_eq!(got, 4 * phase + 6);
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn a_flag_reaches_every_thread_at_the_same_phase() {
+        let threads = 3;
+        let b = SumBarrier::new(threads);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let b = &b;
+                s.spawn(move || {
+                    for phase in 0..500u64 {
+                        let raise = t == 1 && phase % 7 == 3;
+                        let (_, any) = b.sum_flagged(1, raise).unwrap();
+                        assert_eq!(any, phase % 7 == 3, "phase {phase}");
                     }
                 });
             }

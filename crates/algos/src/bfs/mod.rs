@@ -6,6 +6,11 @@
 //!
 //! Complexity: O(n + m) with an exact or level-bucketed order (obim with delta 0 keeps levels
 //! apart); relaxed orders may relabel a node more than once.
+//!
+//! [`direction`] is the direction-optimizing BFS on the frontier executor, the fastest method
+//! (what `ordo bfs` runs by default); this priority-scheduled version is the papers'.
+
+pub mod direction;
 
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
@@ -31,6 +36,9 @@ pub struct BfsTask {
 pub struct BfsStats {
     pub stale_tasks: u64,
     pub improving_relaxations: u64,
+    /// Rounds of the direction-optimizing search in each direction (0 for the priority one).
+    pub top_down_steps: u64,
+    pub bottom_up_steps: u64,
 }
 
 pub struct BfsOutput {
@@ -97,6 +105,7 @@ pub fn run<S: Scheduler<BfsTask>>(
     let stats = BfsStats {
         stale_tasks: report.total.app[STALE],
         improving_relaxations: report.total.app[IMPROVED],
+        ..BfsStats::default()
     };
     Ok(BfsOutput {
         level: level.into_iter().map(AtomicU32::into_inner).collect(),

@@ -11,6 +11,11 @@
 //! Input: an undirected graph (both arcs stored); for a directed input run it on
 //! [`ordo_graph::undirected_simple`] to get weakly connected components.
 //! Complexity: O(n + m) label offers with an exact order.
+//!
+//! [`afforest`] is Afforest on the frontier executor, the fastest method (what `ordo cc` runs
+//! by default); this priority-scheduled version is the papers'.
+
+pub mod afforest;
 
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};

@@ -19,6 +19,12 @@
 //! to an integer as seed 000 does: PR keeps the whole part, PR-D three decimals too; the
 //! priority is `2^40 - that` (smaller runs first). PR yields few distinct priorities, PR-D
 //! thousands (the case where obim's one bag per priority hurts and PMOD helps, seed 000 §6).
+//!
+//! [`pull`] is the pull iteration over in-edges on the frontier executor with the L1-change
+//! stopping rule, the fastest method (what `ordo pagerank` runs by default); residual pushing
+//! stays for the papers' PR and PR-D.
+
+pub mod pull;
 
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -263,12 +269,14 @@ pub fn verify(g: &Graph, out: &PrOutput) -> Result<f64, PrVerifyError> {
 
 /// As [`verify`], with the oracle's scores given.
 pub fn check(exact: &[f64], out: &PrOutput) -> Result<f64, PrVerifyError> {
-    let l1: f64 = exact
-        .iter()
-        .zip(&out.score)
-        .map(|(a, b)| (a - b).abs())
-        .sum();
-    let bound = out.error_bound + 1e-10;
+    check_scores(exact, &out.score, out.error_bound)
+}
+
+/// Checks `score` against the oracle's `exact` scores: the L1 distance must be within
+/// `error_bound` (plus the oracle's own 1e-10). Returns the distance.
+pub fn check_scores(exact: &[f64], score: &[f64], error_bound: f64) -> Result<f64, PrVerifyError> {
+    let l1: f64 = exact.iter().zip(score).map(|(a, b)| (a - b).abs()).sum();
+    let bound = error_bound + 1e-10;
     if l1 <= bound {
         Ok(l1)
     } else {

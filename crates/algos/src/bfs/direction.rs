@@ -1,0 +1,245 @@
+//! Direction-optimizing BFS (Beamer, Asanovic, Patterson, SC 2012), level-synchronous on the
+//! frontier executor ([`ordo_exec::run_team`]).
+//!
+//! Top-down steps expand a sparse frontier (a queue): every frontier node claims its unvisited
+//! out-neighbours with a compare-and-swap. When the frontier's out-edges (`scout`) exceed the
+//! unexplored edges divided by [`ALPHA`], the search turns bottom-up: every unvisited node scans
+//! its in-neighbours for one in the dense frontier (a bitmap) and stops at the first, which
+//! skips most edges while the frontier holds a large part of the graph (social graphs). It
+//! turns back when the frontier shrinks below `n /` [`BETA`] and stops growing. Road graphs
+//! never reach the threshold and stay top-down; there the gain over the priority version is
+//! one barrier per level instead of a scheduler operation per node.
+//!
+//! Complexity: O(n + m) work, O(diameter) rounds. Output: the same levels as
+//! [`serial_bfs`](super::serial_bfs).
+
+use super::{BfsOutput, BfsStats, UNREACHED};
+use ordo_exec::frontier::{Bitmap, Queue, QueueWriter};
+use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
+use ordo_graph::Graph;
+
+pub use crate::in_edges::InEdges;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Turn bottom-up when the frontier's out-edges exceed the unexplored edges / ALPHA (the
+/// paper's and GAPBS's value).
+pub const ALPHA: u64 = 15;
+/// Turn back top-down when the frontier is below n / BETA and shrinking.
+pub const BETA: u64 = 18;
+
+/// Nodes per chunk of a bottom-up step: a multiple of 64, so a worker owns whole bitmap words.
+const BOTTOM_UP_CHUNK: usize = 1024;
+/// Frontier nodes per chunk of a top-down step.
+const TOP_DOWN_CHUNK: usize = 64;
+
+struct Shared<'g> {
+    g: &'g Graph,
+    incoming: InEdges<'g>,
+    level: Vec<AtomicU32>,
+    /// Sparse frontiers in rotation: step `k` reads `queues[k % 3]`, appends to
+    /// `queues[(k + 1) % 3]`, and worker 0 clears `queues[(k + 2) % 3]` (read in step `k - 1`,
+    /// written next in step `k + 1`: both sides of a barrier away). The frontier's length is
+    /// read from its queue after the barrier that ends the step which filled it.
+    queues: [Queue; 3],
+    bitmaps: [Bitmap; 2],
+}
+
+#[derive(Default)]
+struct Counts {
+    stats: ThreadStats,
+    top_down: u64,
+    bottom_up: u64,
+}
+
+/// Direction-optimizing BFS from `source`; `incoming` are `g`'s in-edges.
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// use ordo_algos::bfs::{self, direction::{self, InEdges}};
+/// let g = gen::road_grid(30, 30, 1, &BuildOptions::default()).unwrap();
+/// let out = direction::run(&g, InEdges::symmetric(&g), 0, &ExecConfig::new(2)).unwrap();
+/// assert_eq!(out.level, bfs::serial_bfs(&g, 0));
+/// ```
+pub fn run(
+    g: &Graph,
+    incoming: InEdges,
+    source: u32,
+    cfg: &ExecConfig,
+) -> Result<BfsOutput, ExecError> {
+    let n = g.num_nodes();
+    assert!((source as usize) < n, "source out of range");
+    assert_eq!(incoming.nodes(), n, "in-edges of another graph");
+    let s = Shared {
+        g,
+        incoming,
+        level: (0..n).map(|_| AtomicU32::new(UNREACHED)).collect(),
+        queues: [Queue::new(n), Queue::new(n), Queue::new(n)],
+        bitmaps: [Bitmap::new(n), Bitmap::new(n)],
+    };
+    s.level[source as usize].store(0, Relaxed);
+    s.queues[0].fill([source]);
+    let (counts, time) = run_team(cfg, |team| search(&s, team, source))?;
+    let report = RunReport::from_threads(time, counts.iter().map(|c| c.stats).collect());
+    let reached = s
+        .level
+        .iter()
+        .filter(|l| l.load(Relaxed) != UNREACHED)
+        .count() as u64;
+    Ok(BfsOutput {
+        level: s.level.into_iter().map(AtomicU32::into_inner).collect(),
+        stats: BfsStats {
+            stale_tasks: 0,
+            improving_relaxations: reached.saturating_sub(1),
+            top_down_steps: counts[0].top_down,
+            bottom_up_steps: counts[0].bottom_up,
+        },
+        report,
+    })
+}
+
+/// One worker's part of the search (the SPMD body).
+fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
+    let n = s.g.num_nodes();
+    let mut c = Counts::default();
+    // The frontier is queues[k % 3] with `len` nodes at level `depth`.
+    let (mut k, mut len, mut depth) = (0usize, 1usize, 0u32);
+    let mut scout = s.g.out_degree(source) as u64;
+    let mut unexplored = s.g.num_edges() as u64;
+    let (mut front, mut next) = (&s.bitmaps[0], &s.bitmaps[1]);
+    while len > 0 {
+        if scout > unexplored / ALPHA {
+            queue_to_bitmap(team, &s.queues[k % 3], len, front)?;
+            let mut awake = len as u64;
+            loop {
+                let before = awake;
+                awake = bottom_up(s, team, front, next, depth, &mut c)?;
+                depth += 1;
+                c.bottom_up += 1;
+                std::mem::swap(&mut front, &mut next);
+                if awake < before && awake <= n as u64 / BETA {
+                    break;
+                }
+            }
+            if team.worker() == 0 {
+                s.queues[(k + 2) % 3].clear();
+            }
+            bitmap_to_queue(team, front, &s.queues[(k + 1) % 3])?;
+            k += 1;
+            len = s.queues[k % 3].len();
+            scout = 1;
+        } else {
+            unexplored = unexplored.saturating_sub(scout);
+            if team.worker() == 0 {
+                s.queues[(k + 2) % 3].clear();
+            }
+            scout = top_down(s, team, k, len, depth, &mut c)?;
+            depth += 1;
+            c.top_down += 1;
+            k += 1;
+            len = s.queues[k % 3].len();
+        }
+    }
+    Ok(c)
+}
+
+/// Expands the frontier `queues[k % 3]` into `queues[(k + 1) % 3]`; returns the new frontier's
+/// out-edges.
+fn top_down(
+    s: &Shared,
+    team: &Team,
+    k: usize,
+    len: usize,
+    depth: u32,
+    c: &mut Counts,
+) -> Result<u64, Stopped> {
+    let (offsets, targets) = (s.g.offsets(), s.g.targets());
+    let frontier = &s.queues[k % 3];
+    let mut out = QueueWriter::new(&s.queues[(k + 1) % 3]);
+    let next = depth + 1;
+    team.for_chunks(len, TOP_DOWN_CHUNK, |r| {
+        let mut scout = 0;
+        c.stats.tasks += r.len() as u64;
+        for i in r {
+            let u = frontier.get(i) as usize;
+            for &v in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
+                let slot = &s.level[v as usize];
+                // Relaxed: a level is a word carrying no other data; the barrier ending the
+                // step publishes it with the queue.
+                if slot.load(Relaxed) == UNREACHED
+                    && slot
+                        .compare_exchange(UNREACHED, next, Relaxed, Relaxed)
+                        .is_ok()
+                {
+                    out.push(v);
+                    scout += offsets[v as usize + 1] - offsets[v as usize];
+                }
+            }
+        }
+        out.flush();
+        scout
+    })
+}
+
+/// One bottom-up step: every unvisited node with an in-neighbour in `front` joins `next` at
+/// `depth + 1`. Returns how many joined.
+fn bottom_up(
+    s: &Shared,
+    team: &Team,
+    front: &Bitmap,
+    next: &Bitmap,
+    depth: u32,
+    c: &mut Counts,
+) -> Result<u64, Stopped> {
+    let n = s.g.num_nodes();
+    team.for_chunks(n, BOTTOM_UP_CHUNK, |r| {
+        // The chunk is whole words of `next`: this worker clears and sets them alone.
+        next.clear_words_of(r.clone());
+        let mut awake = 0;
+        c.stats.tasks += r.len() as u64;
+        for v in r {
+            // Only this worker writes v's level in a bottom-up step.
+            if s.level[v].load(Relaxed) != UNREACHED {
+                continue;
+            }
+            if s.incoming.of(v).iter().any(|&u| front.get(u as usize)) {
+                s.level[v].store(depth + 1, Relaxed);
+                next.set_owned(v);
+                awake += 1;
+            }
+        }
+        awake
+    })
+}
+
+/// Sets `bits` to exactly the `len` nodes of `queue`.
+fn queue_to_bitmap(team: &Team, queue: &Queue, len: usize, bits: &Bitmap) -> Result<(), Stopped> {
+    team.for_chunks(bits.num_words(), 256, |r| {
+        bits.clear_words_of(r.start * 64..r.end * 64);
+        0
+    })?;
+    team.for_chunks(len, 4096, |r| {
+        for i in r {
+            bits.set_shared(queue.get(i) as usize);
+        }
+        0
+    })
+    .map(drop)
+}
+
+/// Appends the nodes of `bits` to the empty `queue`.
+fn bitmap_to_queue(team: &Team, bits: &Bitmap, queue: &Queue) -> Result<(), Stopped> {
+    let mut out = QueueWriter::new(queue);
+    team.for_chunks(bits.num_words(), 64, |r| {
+        for w in r {
+            let mut word = bits.word(w);
+            while word != 0 {
+                out.push((w * 64) as u32 + word.trailing_zeros());
+                word &= word - 1;
+            }
+        }
+        out.flush();
+        0
+    })
+    .map(drop)
+}

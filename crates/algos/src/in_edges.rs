@@ -1,0 +1,41 @@
+//! A graph's in-edges, which the pull-style methods (bottom-up BFS, pull PageRank) read.
+
+use ordo_graph::Graph;
+
+/// A graph's in-edges in CSR form: the transpose of a directed graph, or the graph itself when
+/// it is symmetric.
+#[derive(Clone, Copy)]
+pub struct InEdges<'g> {
+    offsets: &'g [u64],
+    sources: &'g [u32],
+}
+
+impl<'g> InEdges<'g> {
+    /// The transpose of `g`, if it was built ([`Graph::build_transpose`]).
+    pub fn transpose(g: &'g Graph) -> Option<Self> {
+        g.transpose().map(|t| InEdges {
+            offsets: &t.offsets,
+            sources: &t.sources,
+        })
+    }
+
+    /// `g`'s own out-edges, which are its in-edges when every arc has its reverse (an
+    /// undirected graph); on any other graph the levels are wrong.
+    pub fn symmetric(g: &'g Graph) -> Self {
+        InEdges {
+            offsets: g.offsets(),
+            sources: g.targets(),
+        }
+    }
+
+    /// The in-neighbours of `v`.
+    #[inline]
+    pub fn of(&self, v: usize) -> &'g [u32] {
+        &self.sources[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    /// The number of nodes these in-edges describe.
+    pub fn nodes(&self) -> usize {
+        self.offsets.len() - 1
+    }
+}

@@ -1,0 +1,246 @@
+//! The frontier-executor applications against their serial oracles: random graphs (directed
+//! and undirected, 1 to 8 workers on this machine's cores), generated graphs that drive every
+//! branch (bottom-up steps, sampling), and the shared real graphs when present.
+
+mod common;
+
+use ordo_algos::bfs::{self, direction::InEdges};
+use ordo_algos::pagerank::pull::Sweep;
+use ordo_algos::{cc, pagerank};
+use ordo_exec::ExecConfig;
+use ordo_graph::{gen, load_graph, BuildOptions, EdgeList, Graph, IdBase, LoadOptions};
+use proptest::prelude::*;
+
+fn graph(n: u32, edges: &[(u32, u32)], symmetrize: bool) -> Graph {
+    let mut el = EdgeList::with_capacity(n, edges.len(), false);
+    for &(u, v) in edges {
+        el.push(u % n, v % n, 1);
+    }
+    let opts = BuildOptions {
+        symmetrize,
+        ..Default::default()
+    };
+    el.build(&opts, IdBase::Zero).unwrap()
+}
+
+fn arb_graph() -> impl Strategy<Value = (Graph, bool)> {
+    (1u32..80, any::<bool>()).prop_flat_map(|(n, sym)| {
+        // Dense enough, sometimes, that the frontier outgrows m / 15 and the search turns
+        // bottom-up.
+        prop::collection::vec((0..n, 0..n), 0..600).prop_map(move |e| (graph(n, &e, sym), sym))
+    })
+}
+
+/// Direction-optimizing BFS from `src` with the in-edges the graph needs.
+fn do_bfs(g: &mut Graph, symmetric: bool, src: u32, threads: usize) -> bfs::BfsOutput {
+    let cfg = ExecConfig::new(threads);
+    if symmetric {
+        bfs::direction::run(g, InEdges::symmetric(g), src, &cfg).unwrap()
+    } else {
+        g.build_transpose();
+        bfs::direction::run(g, InEdges::transpose(g).unwrap(), src, &cfg).unwrap()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn direction_optimizing_bfs_equals_queue_bfs(
+        (mut g, sym) in arb_graph(), threads in 1usize..9, src in 0u32..80,
+    ) {
+        let src = src % g.num_nodes() as u32;
+        let expected = bfs::serial_bfs(&g, src);
+        let out = do_bfs(&mut g, sym, src, threads);
+        prop_assert_eq!(out.level, expected);
+    }
+}
+
+fn arb_undirected() -> impl Strategy<Value = Graph> {
+    (1u32..120).prop_flat_map(|n| {
+        prop::collection::vec((0..n, 0..n), 0..400).prop_map(move |e| graph(n, &e, true))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn afforest_equals_union_find(g in arb_undirected(), threads in 1usize..9) {
+        let out = cc::afforest::run(&g, &ExecConfig::new(threads)).unwrap();
+        prop_assert_eq!(out.label, cc::serial_cc(&g));
+    }
+}
+
+#[test]
+fn afforest_on_generated_graphs_with_a_giant_component_and_many_small_ones() {
+    let opts = BuildOptions {
+        symmetrize: true,
+        ..Default::default()
+    };
+    let graphs = [
+        ("kronecker", gen::kronecker(13, 8, 5, &opts).unwrap()),
+        (
+            "sparse random",
+            gen::uniform_random(20_000, 12_000, 9, &opts).unwrap(),
+        ),
+        ("grid", gen::road_grid(100, 100, 2, &opts).unwrap()),
+    ];
+    for (name, g) in &graphs {
+        let expected = cc::serial_cc(g);
+        for threads in [1, 2, 8] {
+            let out = cc::afforest::run(g, &ExecConfig::new(threads)).unwrap();
+            assert!(out.label == expected, "{name} x{threads}");
+        }
+    }
+}
+
+#[test]
+fn direction_optimizing_bfs_turns_bottom_up_on_kronecker_and_mostly_not_on_a_grid() {
+    let mut k = gen::kronecker(12, 16, 3, &BuildOptions::default()).unwrap();
+    // Many Kronecker nodes are isolated: start from the hub.
+    let hub = (0..k.num_nodes() as u32)
+        .max_by_key(|&v| k.out_degree(v))
+        .unwrap();
+    let expected = bfs::serial_bfs(&k, hub);
+    for threads in [1, 2, 8] {
+        let out = do_bfs(&mut k, false, hub, threads);
+        assert_eq!(out.level, expected, "kronecker x{threads}");
+        assert!(
+            out.stats.bottom_up_steps > 0,
+            "kronecker never went bottom-up"
+        );
+    }
+    let grid = gen::road_grid(60, 60, 1, &BuildOptions::default()).unwrap();
+    let expected = bfs::serial_bfs(&grid, 5);
+    for threads in [1, 2, 8] {
+        let out = bfs::direction::run(
+            &grid,
+            InEdges::symmetric(&grid),
+            5,
+            &ExecConfig::new(threads),
+        )
+        .unwrap();
+        assert_eq!(out.level, expected, "grid x{threads}");
+        // A long thin frontier: top-down almost throughout (the last few levels may turn
+        // bottom-up once the unexplored edges run low).
+        assert!(out.stats.top_down_steps > 10 * out.stats.bottom_up_steps.max(1));
+    }
+}
+
+fn load_shared(name: &str, symmetrize: bool) -> Option<Graph> {
+    let path = common::shared(name)?;
+    let opts = LoadOptions {
+        format: None,
+        build: BuildOptions {
+            symmetrize,
+            ..Default::default()
+        },
+    };
+    Some(load_graph(&path, &opts, None).unwrap().graph)
+}
+
+#[test]
+fn direction_optimizing_bfs_on_real_graphs() {
+    for (name, sym) in [
+        ("soc-Slashdot0902.txt.gz", false),
+        ("email-Enron.txt.gz", true),
+        ("osm-amsterdam.gr.gz", false),
+        ("bcsstk33.graph.gz", false),
+    ] {
+        let Some(mut g) = load_shared(name, sym) else {
+            return;
+        };
+        for src in [0, g.num_nodes() as u32 / 2] {
+            let expected = bfs::serial_bfs(&g, src);
+            for threads in [1, 2, 8] {
+                let out = do_bfs(&mut g, sym, src, threads);
+                assert!(out.level == expected, "{name} from {src} x{threads}");
+            }
+        }
+    }
+}
+
+#[test]
+fn afforest_on_real_graphs() {
+    for name in [
+        "soc-Slashdot0902.txt.gz",
+        "osm-amsterdam.gr.gz",
+        "email-Enron.txt.gz",
+    ] {
+        let Some(g) = load_shared(name, true) else {
+            return;
+        };
+        let expected = cc::serial_cc(&g);
+        for threads in [1, 2, 8] {
+            let out = cc::afforest::run(&g, &ExecConfig::new(threads)).unwrap();
+            assert!(out.label == expected, "{name} x{threads}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn pull_pagerank_is_within_its_bound_of_the_power_iteration(
+        (mut g, _) in arb_graph(), threads in 1usize..9, tol_exp in 4i32..12, jacobi: bool,
+    ) {
+        let sweep = if jacobi { Sweep::Jacobi } else { Sweep::GaussSeidel };
+        g.build_transpose();
+        let incoming = InEdges::transpose(&g).unwrap();
+        let tolerance = 10f64.powi(-tol_exp);
+        let out = pagerank::pull::run(&g, incoming, tolerance, sweep, &ExecConfig::new(threads)).unwrap();
+        prop_assert!(out.last_change < tolerance * g.num_nodes() as f64);
+        prop_assert!((out.score.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let l1 = pagerank::pull::verify(&g, &out);
+        prop_assert!(l1.is_ok(), "{:?}", l1);
+    }
+}
+
+#[test]
+fn pull_pagerank_matches_exact_solutions() {
+    // A directed cycle: every node 1/n.
+    let n = 50u32;
+    let cycle: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
+    let mut g = graph(n, &cycle, false);
+    g.build_transpose();
+    let out = pagerank::pull::run(
+        &g,
+        InEdges::transpose(&g).unwrap(),
+        1e-14,
+        Sweep::GaussSeidel,
+        &ExecConfig::new(3),
+    )
+    .unwrap();
+    for &s in &out.score {
+        assert!((s - 1.0 / n as f64).abs() < 1e-12);
+    }
+    let star: Vec<(u32, u32)> = (1..n).map(|v| (v, 0)).collect();
+    let mut g = graph(n, &star, false);
+    g.build_transpose();
+    let out = pagerank::pull::run(
+        &g,
+        InEdges::transpose(&g).unwrap(),
+        1e-14,
+        Sweep::Jacobi,
+        &ExecConfig::new(2),
+    )
+    .unwrap();
+    // A star whose leaves point at the hub, which is dangling. A leaf gets the teleport and the
+    // hub's spread: l = (1 - a + a h) / n; with h = 1 - (n - 1) l that gives
+    // l = 1 / (n + a (n - 1)).
+    let (a, nf) = (pagerank::DAMPING, n as f64);
+    let l = 1.0 / (nf + a * (nf - 1.0));
+    let h = 1.0 - (nf - 1.0) * l;
+    assert!(
+        (out.score[0] - h).abs() < 1e-10,
+        "hub {} vs {h}",
+        out.score[0]
+    );
+    assert!(
+        (out.score[1] - l).abs() < 1e-10,
+        "leaf {} vs {l}",
+        out.score[1]
+    );
+}

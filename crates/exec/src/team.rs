@@ -1,0 +1,319 @@
+//! The frontier executor: a team of pinned workers running one body in lockstep (SPMD, like an
+//! OpenMP parallel region), with parallel loops over index ranges that end at a barrier.
+//!
+//! This is the second execution model beside [`for_each`](crate::for_each): level-synchronous
+//! algorithms (direction-optimizing BFS, Afforest, pull PageRank) know their next round only
+//! when the current one is over, so they need rounds, not a task pool. The team is started
+//! once per run; a round costs one barrier (a few hundred nanoseconds at 2 threads), not a
+//! thread spawn.
+//!
+//! # Contract (SPMD)
+//! Every worker runs the same body and calls the team's collective operations
+//! ([`Team::sum`], [`Team::sum_f64`], [`Team::barrier`], [`Team::for_chunks`]) the same number of times, in the
+//! same order; decisions that steer the control flow are taken from a collective's result
+//! (which every worker receives alike), never from a worker's own view of shared memory.
+//!
+//! # Protocol of `for_chunks`
+//! Loop `k` hands out chunks from cursor `k mod 2` with `fetch_add`, and ends with a barrier.
+//! Worker 0 resets cursor `(k + 1) mod 2` when loop `k` starts: loop `k - 1`, its last user,
+//! ended at the barrier before (every `fetch_add` on it is done), and loop `k + 1`, its next,
+//! starts after the barrier ending loop `k`, which orders the reset before it.
+//!
+//! # Stopping
+//! A worker that panics poisons the barrier: the others return [`Stopped::Poisoned`] from their
+//! next collective and the pool reports the panic. A Ctrl-C (the config's `cancel` flag) is
+//! read by worker 0 alone and carried by the next barrier to all: every worker gets
+//! [`Stopped::Cancelled`] from the same collective, and the run returns
+//! [`ExecError::Cancelled`].
+
+use crate::barrier::SumBarrier;
+use crate::config::ExecConfig;
+use crate::error::ExecError;
+use crate::stats::{RunReport, ThreadStats};
+use crossbeam_utils::CachePadded;
+use std::cell::Cell;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// Why a collective operation did not complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// The run was cancelled (Ctrl-C); every worker stops at the same collective.
+    Cancelled,
+    /// Another worker panicked.
+    Poisoned,
+}
+
+struct Shared<'a> {
+    workers: usize,
+    barrier: SumBarrier,
+    cursors: [CachePadded<AtomicUsize>; 2],
+    /// Each worker's term of a floating-point sum, in two sets used alternately (as the
+    /// cursors are: a set is rewritten two sums later, after every reader passed a barrier).
+    terms: [Vec<CachePadded<AtomicU64>>; 2],
+    cancel: Option<&'a AtomicBool>,
+}
+
+/// One worker's view of the team, passed to the body.
+pub struct Team<'a> {
+    shared: &'a Shared<'a>,
+    worker: usize,
+    /// Loops this worker has run (the same on every worker, by the SPMD contract).
+    loops: Cell<usize>,
+    /// Floating-point sums this worker has taken part in.
+    float_sums: Cell<usize>,
+}
+
+impl Team<'_> {
+    /// This worker's index, `0..workers()`.
+    #[inline]
+    pub fn worker(&self) -> usize {
+        self.worker
+    }
+
+    /// The team's size.
+    #[inline]
+    pub fn workers(&self) -> usize {
+        self.shared.workers
+    }
+
+    /// Waits for every worker and returns the sum of their `value`s. What a worker wrote before
+    /// calling is visible to every worker after it returns.
+    pub fn sum(&self, value: u64) -> Result<u64, Stopped> {
+        let cancel = self.worker == 0
+            && self
+                .shared
+                .cancel
+                .is_some_and(|c| c.load(Ordering::Relaxed));
+        match self.shared.barrier.sum_flagged(value, cancel) {
+            Ok((_, true)) => Err(Stopped::Cancelled),
+            Ok((sum, false)) => Ok(sum),
+            Err(_) => Err(Stopped::Poisoned),
+        }
+    }
+
+    /// Waits for every worker and returns the sum of their `value`s, added in worker order so
+    /// that every worker gets the same bits (and a run with the same team size the same sum).
+    pub fn sum_f64(&self, value: f64) -> Result<f64, Stopped> {
+        let k = self.float_sums.get();
+        self.float_sums.set(k + 1);
+        let terms = &self.shared.terms[k % 2];
+        terms[self.worker].store(value.to_bits(), Ordering::Relaxed);
+        self.barrier()?;
+        Ok(terms
+            .iter()
+            .map(|t| f64::from_bits(t.load(Ordering::Relaxed)))
+            .sum())
+    }
+
+    /// Waits for every worker.
+    pub fn barrier(&self) -> Result<(), Stopped> {
+        self.sum(0).map(drop)
+    }
+
+    /// Runs `body` on chunks of `0..len` of `chunk` indices (the last may be shorter), handed
+    /// out dynamically to the workers, then waits for all of them; returns the sum of what the
+    /// calls returned, on every worker.
+    pub fn for_chunks(
+        &self,
+        len: usize,
+        chunk: usize,
+        mut body: impl FnMut(Range<usize>) -> u64,
+    ) -> Result<u64, Stopped> {
+        let k = self.loops.get();
+        self.loops.set(k + 1);
+        if self.worker == 0 {
+            self.shared.cursors[(k + 1) % 2].store(0, Ordering::Relaxed);
+        }
+        let cursor = &self.shared.cursors[k % 2];
+        let chunk = chunk.max(1);
+        let mut total = 0;
+        loop {
+            // Relaxed: the cursor only splits the range; the data the chunks touch is published
+            // by the barrier below.
+            let start = cursor.fetch_add(chunk, Ordering::Relaxed);
+            if start >= len {
+                break;
+            }
+            total += body(start..len.min(start + chunk));
+        }
+        self.sum(total)
+    }
+
+    /// This worker's contiguous share of `0..len` (equal shares, the first ones a little larger);
+    /// no synchronization.
+    pub fn share(&self, len: usize) -> Range<usize> {
+        let (w, p) = (self.worker, self.workers());
+        let (base, extra) = (len / p, len % p);
+        let start = w * base + w.min(extra);
+        start..start + base + usize::from(w < extra)
+    }
+}
+
+/// Runs `body` on `cfg.threads` pinned workers and returns each worker's result, in worker
+/// order, with the wall time of the whole team.
+///
+/// ```
+/// use ordo_exec::{team::run_team, ExecConfig};
+/// let data: Vec<u64> = (1..=1000).collect();
+/// let (sums, _) = run_team(&ExecConfig::new(4), |team| {
+///     team.for_chunks(data.len(), 64, |r| data[r].iter().sum())
+/// })
+/// .unwrap();
+/// assert!(sums.iter().all(|&s| s == 500_500));
+/// ```
+pub fn run_team<R, F>(cfg: &ExecConfig, body: F) -> Result<(Vec<R>, Duration), ExecError>
+where
+    R: Send + Default,
+    F: Fn(&Team) -> Result<R, Stopped> + Sync,
+{
+    let workers = cfg.threads.max(1);
+    let shared = Shared {
+        workers,
+        barrier: SumBarrier::new(workers),
+        cursors: Default::default(),
+        terms: [0, 1].map(|_| (0..workers).map(|_| Default::default()).collect()),
+        cancel: cfg.cancel.as_deref(),
+    };
+    let (results, time) = crate::pool::run_workers(
+        cfg,
+        vec![(); workers],
+        |worker, ()| {
+            let team = Team {
+                shared: &shared,
+                worker,
+                loops: Cell::new(0),
+                float_sums: Cell::new(0),
+            };
+            Some(body(&team))
+        },
+        || shared.barrier.poison(),
+    )?;
+    let mut out = Vec::with_capacity(workers);
+    for r in results {
+        match r {
+            Some(Ok(r)) => out.push(r),
+            // A poisoned or missing result exists only beside a panic, which `run_workers`
+            // returned above; what is left is a cancellation.
+            _ => {
+                let report = RunReport::from_threads(time, vec![ThreadStats::default(); workers]);
+                return Err(ExecError::Cancelled(Box::new(report)));
+            }
+        }
+    }
+    Ok((out, time))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn cfg(threads: usize) -> ExecConfig {
+        ExecConfig::new(threads)
+    }
+
+    #[test]
+    fn every_index_is_visited_once_per_loop_across_many_loops() {
+        let len = 1000;
+        let hits: Vec<AtomicU64> = (0..len).map(|_| AtomicU64::new(0)).collect();
+        let rounds = 300;
+        let (sums, _) = run_team(&cfg(8), |team| {
+            let mut seen = Vec::new();
+            for round in 0..rounds {
+                // Lengths and chunks vary per round, so a cursor not reset shows up.
+                let n = len - (round % 7) * 10;
+                let s = team.for_chunks(n, 1 + round % 13, |r| {
+                    for i in r.clone() {
+                        hits[i].fetch_add(1, Ordering::Relaxed);
+                    }
+                    r.len() as u64
+                })?;
+                seen.push(s);
+            }
+            Ok(seen)
+        })
+        .unwrap();
+        for s in &sums {
+            for (round, &got) in s.iter().enumerate() {
+                assert_eq!(got, (len - (round % 7) * 10) as u64);
+            }
+        }
+        let expected: u64 = (0..rounds).map(|r| (len - (r % 7) * 10) as u64).sum();
+        let total: u64 = hits.iter().map(|h| h.load(Ordering::Relaxed)).sum();
+        assert_eq!(total, expected);
+    }
+
+    #[test]
+    fn float_sums_agree_on_every_worker() {
+        let (sums, _) = run_team(&cfg(5), |team| {
+            let mut v = Vec::new();
+            for round in 0..200 {
+                v.push(team.sum_f64(0.1 * (team.worker() + round) as f64)?);
+            }
+            Ok(v)
+        })
+        .unwrap();
+        assert!(sums.iter().all(|s| s == &sums[0]));
+        assert!((sums[0][3] - 0.1 * (10.0 + 15.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn shares_partition_the_range() {
+        for workers in 1..6 {
+            for len in 0..20 {
+                let (shares, _) = run_team(&cfg(workers), |team| Ok(team.share(len))).unwrap();
+                let mut next = 0;
+                for r in shares {
+                    assert_eq!(r.start, next);
+                    next = r.end;
+                }
+                assert_eq!(next, len);
+            }
+        }
+    }
+
+    #[test]
+    fn a_panic_is_reported_and_releases_the_others() {
+        let err = run_team(&cfg(4), |team| {
+            if team.worker() == 2 {
+                panic!("boom");
+            }
+            loop {
+                team.barrier()?;
+            }
+            #[allow(unreachable_code)]
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(
+            matches!(err, ExecError::OperatorPanicked { worker: 2, ref message } if message == "boom"),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn cancelling_stops_every_worker_at_the_same_round() {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut c = cfg(3);
+        c.cancel = Some(cancel.clone());
+        let rounds: Vec<AtomicU64> = (0..3).map(|_| AtomicU64::new(0)).collect();
+        let err = run_team(&c, |team| {
+            for round in 0.. {
+                if round == 50 && team.worker() == 1 {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                match team.barrier() {
+                    Ok(()) => rounds[team.worker()].store(round, Ordering::Relaxed),
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(matches!(err, ExecError::Cancelled(_)), "{err:?}");
+        let r: Vec<u64> = rounds.iter().map(|r| r.load(Ordering::Relaxed)).collect();
+        assert!(r.iter().all(|&x| x == r[0]), "{r:?}");
+    }
+}
