@@ -107,7 +107,7 @@ def interrupt_after(seconds):
     "long_run",
     [
         # A scheduler-driven run (ordo's executor)...
-        lambda G: ordo.pagerank(G, tol=1e-12, threads=2),
+        lambda G: ordo.pagerank(G, tol=1e-12, threads=2, algo="priority"),
         # ...and BC's own level-synchronous engine (all sources: minutes).
         lambda G: ordo.bc(G, threads=2),
     ],
