@@ -38,4 +38,9 @@ impl<'g> InEdges<'g> {
     pub fn nodes(&self) -> usize {
         self.offsets.len() - 1
     }
+
+    /// The CSR offsets (`nodes() + 1` of them) and sources, for loops over ranges of nodes.
+    pub fn csr(&self) -> (&'g [u64], &'g [u32]) {
+        (self.offsets, self.sources)
+    }
 }

@@ -36,6 +36,9 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
+/// The most numbers one [`Team::sum_f64s`] adds up.
+pub const MAX_FLOAT_TERMS: usize = 4;
+
 /// Why a collective operation did not complete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stopped {
@@ -51,7 +54,7 @@ struct Shared<'a> {
     cursors: [CachePadded<AtomicUsize>; 2],
     /// Each worker's term of a floating-point sum, in two sets used alternately (as the
     /// cursors are: a set is rewritten two sums later, after every reader passed a barrier).
-    terms: [Vec<CachePadded<AtomicU64>>; 2],
+    terms: [Vec<CachePadded<[AtomicU64; MAX_FLOAT_TERMS]>>; 2],
     cancel: Option<&'a AtomicBool>,
 }
 
@@ -96,15 +99,26 @@ impl Team<'_> {
     /// Waits for every worker and returns the sum of their `value`s, added in worker order so
     /// that every worker gets the same bits (and a run with the same team size the same sum).
     pub fn sum_f64(&self, value: f64) -> Result<f64, Stopped> {
+        self.sum_f64s([value]).map(|[s]| s)
+    }
+
+    /// [`sum_f64`](Self::sum_f64) of up to [`MAX_FLOAT_TERMS`] numbers at once, one barrier.
+    pub fn sum_f64s<const N: usize>(&self, values: [f64; N]) -> Result<[f64; N], Stopped> {
+        const { assert!(N <= MAX_FLOAT_TERMS) };
         let k = self.float_sums.get();
         self.float_sums.set(k + 1);
         let terms = &self.shared.terms[k % 2];
-        terms[self.worker].store(value.to_bits(), Ordering::Relaxed);
+        for (slot, v) in terms[self.worker].iter().zip(values) {
+            slot.store(v.to_bits(), Ordering::Relaxed);
+        }
         self.barrier()?;
-        Ok(terms
-            .iter()
-            .map(|t| f64::from_bits(t.load(Ordering::Relaxed)))
-            .sum())
+        let mut sums = [0.0; N];
+        for t in terms {
+            for (sum, slot) in sums.iter_mut().zip(t.iter()) {
+                *sum += f64::from_bits(slot.load(Ordering::Relaxed));
+            }
+        }
+        Ok(sums)
     }
 
     /// Waits for every worker.
@@ -257,6 +271,9 @@ mod tests {
         .unwrap();
         assert!(sums.iter().all(|s| s == &sums[0]));
         assert!((sums[0][3] - 0.1 * (10.0 + 15.0)).abs() < 1e-9);
+        let (pairs, _) =
+            run_team(&cfg(3), |team| team.sum_f64s([1.0, team.worker() as f64])).unwrap();
+        assert!(pairs.iter().all(|&p| p == [3.0, 3.0]));
     }
 
     #[test]

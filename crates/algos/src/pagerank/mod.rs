@@ -286,12 +286,17 @@ pub fn check_scores(exact: &[f64], score: &[f64], error_bound: f64) -> Result<f6
 
 /// The `k` highest-scoring nodes, best first (ties by smaller index).
 pub fn top(score: &[f64], k: usize) -> Vec<u32> {
+    let order = |a: &u32, b: &u32| {
+        score[*b as usize]
+            .total_cmp(&score[*a as usize])
+            .then(a.cmp(b))
+    };
     let mut ids: Vec<u32> = (0..score.len() as u32).collect();
-    ids.sort_by(|&a, &b| {
-        score[b as usize]
-            .total_cmp(&score[a as usize])
-            .then(a.cmp(&b))
-    });
-    ids.truncate(k);
+    // Select the k best in linear time, then sort only those.
+    if k < ids.len() {
+        ids.select_nth_unstable_by(k, order);
+        ids.truncate(k);
+    }
+    ids.sort_by(order);
     ids
 }

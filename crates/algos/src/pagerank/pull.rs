@@ -2,18 +2,24 @@
 //! networkx's stopping rule: the L1 change of one iteration below `n x tolerance` (scores
 //! summing to 1).
 //!
-//! A Jacobi iteration computes every node's outgoing share `x_u / outdeg(u)` and the dangling
-//! mass, then every node's new score `(1 - α)/n + α (dangling/n + Σ_{u -> v} share_u)` from its
-//! in-neighbours: no read-modify-writes, each score written by one worker. A Gauss-Seidel sweep
-//! (GAPBS's `pr`) updates a node's share as soon as its score changes, so later nodes of the
-//! same sweep already pull the new value (the dangling mass is the sweep's starting one):
-//! fewer iterations, and a result that depends on the interleaving.
+//! **What is iterated.** As in the residual-pushing version (module docs of
+//! [`pagerank`](super)), the scores are the normalized solution `y / |y|₁` of
+//! `y = (1 - α)/n + α P'ᵀ y`, where `P'` drops the dangling nodes' rows: spreading the dangling
+//! mass uniformly only rescales `y`. So no iteration needs the dangling total, and a node's new
+//! value reads only its in-neighbours' shares `y_u / outdeg(u)`: one pass over the in-edges per
+//! iteration, each value written by one worker, no read-modify-writes.
 //!
-//! **Error bound.** The operator `G` is a contraction by α in L1 (its linear part is
-//! column-stochastic times α), so for any `x`, `|Gx - x*| <= α |Gx - x| / (1 - α)`. Both
-//! sweeps end with one Jacobi step, whose change `δ` certifies the returned scores `Gx`;
-//! normalizing them to sum 1 at most doubles the distance. The reported bound is
-//! `2 α δ / (1 - α)`, which the verifier checks against the serial power iteration.
+//! **Sweeps.** A Jacobi iteration reads the previous iteration's shares and writes the new ones
+//! into a second array. A Gauss-Seidel sweep (GAPBS's `pr`) writes a node's share in place as
+//! soon as its value changes, so later nodes of the same sweep already pull it: fewer
+//! iterations on road graphs, and a result that depends on the interleaving. The change of a
+//! sweep is measured on the normalized scale (`Σ|Δy| / |y|₁`).
+//!
+//! **Error bound.** `y ↦ (1 - α)/n + α P'ᵀ y` is a contraction by α in L1 (`P'ᵀ` is
+//! substochastic), so after any `y`, one Jacobi step to `y'` with change `δ = |y' - y|₁` gives
+//! `|y' - y*|₁ <= B = α δ / (1 - α)`. Normalizing moves the distance to at most
+//! `2B / |y*|₁ <= 2B / (|y'|₁ - B)`. Both sweeps end with a Jacobi step, and that bound is
+//! reported; the verifier checks it against the serial power iteration.
 //!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
 
@@ -30,7 +36,7 @@ const CHUNK: usize = 2048;
 /// How an iteration uses the values it has just computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sweep {
-    /// Every score from the previous iteration's shares.
+    /// Every value from the previous iteration's shares.
     Jacobi,
     /// Shares updated in place during the sweep (GAPBS's `pr`).
     GaussSeidel,
@@ -49,9 +55,10 @@ impl Sweep {
 pub struct PullOutput {
     /// Scores summing to 1.
     pub score: Vec<f64>,
-    /// Iterations run.
+    /// Iterations run (the closing Jacobi step included).
     pub iterations: u32,
-    /// The L1 change of the last iteration (the closing Jacobi step).
+    /// The L1 change of the last iteration (the closing Jacobi step), on the scale of the
+    /// normalized scores.
     pub last_change: f64,
     /// The L1 distance to the exact scores is at most this.
     pub error_bound: f64,
@@ -80,65 +87,56 @@ pub fn run(
     cfg: &ExecConfig,
 ) -> Result<PullOutput, ExecError> {
     let n = g.num_nodes();
+    let s = State {
+        g,
+        incoming,
+        value: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        shares: [0, 1].map(|_| (0..n).map(|_| AtomicU64::new(0)).collect()),
+    };
     let stop = tolerance * n as f64;
-    let init = 1.0 / n.max(1) as f64;
-    let score: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(init.to_bits())).collect();
-    let share: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-    let (results, time) = run_team(cfg, |team| {
-        iterate(g, incoming, stop, sweep, &score, &share, team)
-    })?;
-    let (iterations, last_change) = results.first().map_or((0, 0.0), |r| (r.1, r.2));
+    let (results, time) = run_team(cfg, |team| s.iterate(stop, sweep, team))?;
+    let last = results.first().map_or(Last::default(), |r| r.1);
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
-    let mut score: Vec<f64> = score
+    let value: Vec<f64> = s
+        .value
         .into_iter()
-        .map(|s| f64::from_bits(s.into_inner()))
+        .map(|v| f64::from_bits(v.into_inner()))
         .collect();
-    // The sum is 1 up to rounding; normalizing removes that drift.
-    let total: f64 = score.iter().sum();
-    if total > 0.0 {
-        score.iter_mut().for_each(|s| *s /= total);
-    }
+    let (score, error_bound) = if last.total > 0.0 {
+        let b = DAMPING * last.change_raw / (1.0 - DAMPING);
+        let score = value.iter().map(|&v| v / last.total).collect();
+        (score, 2.0 * b / (last.total - b).max(f64::MIN_POSITIVE))
+    } else {
+        (vec![1.0 / n.max(1) as f64; n], 2.0)
+    };
     Ok(PullOutput {
         score,
-        iterations,
-        last_change,
-        error_bound: 2.0 * DAMPING * last_change / (1.0 - DAMPING),
+        iterations: last.iterations,
+        last_change: last.change,
+        error_bound,
         report,
     })
 }
 
-/// One worker's part: (its statistics, iterations, last change), the last two alike on all.
-fn iterate(
-    g: &Graph,
-    incoming: InEdges,
-    stop: f64,
-    sweep: Sweep,
-    score: &[AtomicU64],
-    share: &[AtomicU64],
-    team: &Team,
-) -> Result<(ThreadStats, u32, f64), Stopped> {
-    let mut stats = ThreadStats::default();
-    let mut iterations = 0;
-    // Gauss-Seidel sweeps until the change is small, then one Jacobi step; Jacobi iterates.
-    let mut dangling = shares(g, score, share, team)?;
-    if sweep == Sweep::GaussSeidel {
-        loop {
-            let change = pull(g, incoming, dangling, score, share, true, &mut stats, team)?;
-            iterations += 1;
-            dangling = shares(g, score, share, team)?;
-            if change < stop || iterations >= MAX_ITERATIONS {
-                break;
-            }
-        }
-    }
-    loop {
-        let change = pull(g, incoming, dangling, score, share, false, &mut stats, team)?;
-        iterations += 1;
-        if change < stop || iterations >= MAX_ITERATIONS {
-            return Ok((stats, iterations, change));
-        }
-        dangling = shares(g, score, share, team)?;
-    }
+struct State<'g> {
+    g: &'g Graph,
+    incoming: InEdges<'g>,
+    /// `y`, as f64 bits.
+    value: Vec<AtomicU64>,
+    /// `y_u / outdeg(u)` (0 for dangling nodes): Jacobi reads one array and writes the other,
+    /// Gauss-Seidel reads and writes the current one.
+    shares: [Vec<AtomicU64>; 2],
+}
+
+/// What the last iteration measured (alike on every worker).
+#[derive(Debug, Clone, Copy, Default)]
+struct Last {
+    iterations: u32,
+    /// `Σ|Δy|`, and that divided by `|y|₁`.
+    change_raw: f64,
+    change: f64,
+    /// `|y|₁` after the iteration.
+    total: f64,
 }
 
 fn get(a: &AtomicU64) -> f64 {
@@ -149,67 +147,98 @@ fn set(a: &AtomicU64, x: f64) {
     a.store(x.to_bits(), Relaxed)
 }
 
-/// Sets every node's outgoing share from its score; returns the dangling nodes' total score.
-fn shares(
-    g: &Graph,
-    score: &[AtomicU64],
-    share: &[AtomicU64],
-    team: &Team,
-) -> Result<f64, Stopped> {
-    let mut dangling = 0.0;
-    team.for_chunks(g.num_nodes(), CHUNK, |r| {
-        for v in r {
-            let deg = g.out_degree(v as u32);
-            let x = get(&score[v]);
-            if deg == 0 {
-                dangling += x;
-                set(&share[v], 0.0);
-            } else {
-                set(&share[v], x / deg as f64);
+impl State<'_> {
+    /// One worker's part: its statistics and the last iteration's figures.
+    fn iterate(
+        &self,
+        stop: f64,
+        sweep: Sweep,
+        team: &Team,
+    ) -> Result<(ThreadStats, Last), Stopped> {
+        let mut stats = ThreadStats::default();
+        let n = self.g.num_nodes();
+        let start = 1.0 / n.max(1) as f64;
+        team.for_chunks(n, CHUNK, |r| {
+            for v in r {
+                set(&self.value[v], start);
+                set(&self.shares[0][v], self.share_of(v, start));
             }
-        }
-        0
-    })?;
-    team.sum_f64(dangling)
-}
-
-/// One pull over every node; with `in_place`, a node's share follows its new score at once.
-/// Returns the L1 change.
-#[allow(clippy::too_many_arguments)]
-fn pull(
-    g: &Graph,
-    incoming: InEdges,
-    dangling: f64,
-    score: &[AtomicU64],
-    share: &[AtomicU64],
-    in_place: bool,
-    stats: &mut ThreadStats,
-    team: &Team,
-) -> Result<f64, Stopped> {
-    let nf = g.num_nodes() as f64;
-    let base = (1.0 - DAMPING) / nf + DAMPING * dangling / nf;
-    let mut delta = 0.0;
-    team.for_chunks(g.num_nodes(), CHUNK, |r| {
-        stats.tasks += r.len() as u64;
-        for v in r {
-            let pulled: f64 = incoming
-                .of(v)
-                .iter()
-                .map(|&u| get(&share[u as usize]))
-                .sum();
-            let new = base + DAMPING * pulled;
-            delta += (new - get(&score[v])).abs();
-            set(&score[v], new);
-            if in_place {
-                let deg = g.out_degree(v as u32);
-                if deg > 0 {
-                    set(&share[v], new / deg as f64);
+            0
+        })?;
+        let mut cur = 0;
+        let mut last = Last::default();
+        // Gauss-Seidel sweeps until the change is small, then one Jacobi step; Jacobi iterates.
+        if sweep == Sweep::GaussSeidel {
+            loop {
+                last = self.pull(cur, cur, last.iterations, &mut stats, team)?;
+                if last.change < stop || last.iterations >= MAX_ITERATIONS {
+                    break;
                 }
             }
         }
-        0
-    })?;
-    team.sum_f64(delta)
+        loop {
+            last = self.pull(cur, 1 - cur, last.iterations, &mut stats, team)?;
+            cur = 1 - cur;
+            if last.change < stop || last.iterations >= MAX_ITERATIONS {
+                return Ok((stats, last));
+            }
+        }
+    }
+
+    fn share_of(&self, v: usize, value: f64) -> f64 {
+        match self.g.out_degree(v as u32) {
+            0 => 0.0,
+            d => value / d as f64,
+        }
+    }
+
+    /// One pass: every node's value from the shares in `read`, its new share into `write`.
+    fn pull(
+        &self,
+        read: usize,
+        write: usize,
+        done: u32,
+        stats: &mut ThreadStats,
+        team: &Team,
+    ) -> Result<Last, Stopped> {
+        let base = (1.0 - DAMPING) / self.g.num_nodes() as f64;
+        let (from, to) = (&self.shares[read], &self.shares[write]);
+        let (in_offsets, sources) = self.incoming.csr();
+        let out_offsets = self.g.offsets();
+        let (mut delta, mut total) = (0.0, 0.0);
+        team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
+            stats.tasks += r.len() as u64;
+            // Offsets sliced per chunk: one bounds check per chunk, not per node.
+            let ins = in_offsets[r.start..=r.end].windows(2);
+            let outs = out_offsets[r.start..=r.end].windows(2);
+            for ((v, i), o) in r.zip(ins).zip(outs) {
+                let mut pulled = 0.0;
+                for &u in &sources[i[0] as usize..i[1] as usize] {
+                    pulled += get(&from[u as usize]);
+                }
+                let new = base + DAMPING * pulled;
+                delta += (new - get(&self.value[v])).abs();
+                total += new;
+                set(&self.value[v], new);
+                // Degrees fit in i64, whose conversion to f64 is one instruction.
+                let degree = (o[1] - o[0]) as i64;
+                let share = if degree == 0 {
+                    0.0
+                } else {
+                    new / degree as f64
+                };
+                set(&to[v], share);
+            }
+            0
+        })?;
+        let [delta, total] = team.sum_f64s([delta, total])?;
+        Ok(Last {
+            iterations: done + 1,
+            change_raw: delta,
+            change: if total > 0.0 { delta / total } else { 0.0 },
+            total,
+        })
+    }
 }
 
 /// Checks `out` against the serial power iteration: the L1 distance must be within the run's
