@@ -200,16 +200,21 @@ def kcore(
     scheduler: str = "auto",
     threads: Optional[int] = None,
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """Core numbers of the undirected simple view (int64), as networkx's ``core_number``.
+
+    ``algo``: ``"peel"`` (bucketed peeling by levels on the frontier executor; the
+    fastest), ``"priority"`` (asynchronous h-index updates on ``scheduler``), or ``"auto"``:
+    peeling unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3])   # a triangle and a tail
     >>> ordo.kcore(G)
     array([2, 2, 2, 1])
     """
-    return _ordo.kcore(_native(G), scheduler, _threads(threads), params, report)
+    return _ordo.kcore(_native(G), algo, scheduler, _threads(threads), params, report)
 
 
 def tc(

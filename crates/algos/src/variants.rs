@@ -78,6 +78,24 @@ pub const PAGERANK: Variants = Variants {
     ],
 };
 
+/// `ordo kcore`.
+pub const KCORE: Variants = Variants {
+    app: "kcore",
+    list: &[
+        Variant {
+            name: "peel",
+            about: "bucketed peeling by levels (Julienne, SPAA 2017; PKC) on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about:
+                "asynchronous h-index updates by priority (lowest estimate first), on --scheduler",
+            scheduled: true,
+        },
+    ],
+};
+
 /// Why an `--algo` request cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {

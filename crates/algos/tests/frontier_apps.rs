@@ -6,7 +6,7 @@ mod common;
 
 use ordo_algos::bfs::{self, direction::InEdges};
 use ordo_algos::pagerank::pull::Sweep;
-use ordo_algos::{cc, pagerank};
+use ordo_algos::{cc, kcore, pagerank};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_graph, BuildOptions, EdgeList, Graph, IdBase, LoadOptions};
 use proptest::prelude::*;
@@ -243,4 +243,44 @@ fn pull_pagerank_matches_exact_solutions() {
         "leaf {} vs {l}",
         out.score[1]
     );
+}
+
+/// The undirected simple view (what `ordo kcore` runs on).
+fn simple(g: &Graph) -> Graph {
+    ordo_graph::undirected_simple(g).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn peeling_equals_bucket_peeling(g in arb_undirected(), threads in 1usize..9) {
+        let g = simple(&g);
+        let out = kcore::peel::run(&g, &ExecConfig::new(threads)).unwrap();
+        prop_assert_eq!(out.core, kcore::serial_kcore(&g));
+    }
+}
+
+#[test]
+fn peeling_on_generated_and_real_graphs() {
+    let opts = BuildOptions::default();
+    let mut graphs = vec![
+        (
+            "kronecker",
+            simple(&gen::kronecker(13, 16, 5, &opts).unwrap()),
+        ),
+        ("grid", simple(&gen::road_grid(80, 80, 2, &opts).unwrap())),
+    ];
+    for name in ["email-Enron.txt.gz", "osm-amsterdam.gr.gz"] {
+        if let Some(g) = load_shared(name, false) {
+            graphs.push((name, simple(&g)));
+        }
+    }
+    for (name, g) in &graphs {
+        let expected = kcore::serial_kcore(g);
+        for threads in [1, 2, 8] {
+            let out = kcore::peel::run(g, &ExecConfig::new(threads)).unwrap();
+            assert!(out.core == expected, "{name} x{threads}");
+        }
+    }
 }

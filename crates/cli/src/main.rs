@@ -70,8 +70,8 @@ enum Command {
     /// Connected components of the undirected view, by Afforest by default (verified against
     /// union-find)
     Cc(undirected::CcArgs),
-    /// Core numbers by prioritized peeling (verified against bucket peeling)
-    Kcore(undirected::UndirectedArgs),
+    /// Core numbers, by parallel bucketed peeling by default (verified against bucket peeling)
+    Kcore(undirected::KcoreArgs),
     /// Minimum spanning forest by Boruvka with merging (verified against Kruskal)
     Mst(undirected::UndirectedArgs),
     /// Triangle count of the undirected view (verified against a serial count)

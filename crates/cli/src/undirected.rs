@@ -25,6 +25,17 @@ pub struct CcArgs {
 }
 
 #[derive(Debug, Clone, clap::Args)]
+pub struct KcoreArgs {
+    #[command(flatten)]
+    pub app: UndirectedArgs,
+    /// Method: auto (peel, or priority when a scheduler is asked for), peel (bucketed peeling
+    /// by levels, Julienne SPAA 2017, on the frontier executor), priority (asynchronous
+    /// h-index updates, lowest estimate first, on --scheduler)
+    #[arg(long, default_value = "auto", value_parser = variants::KCORE.names())]
+    pub algo: String,
+}
+
+#[derive(Debug, Clone, clap::Args)]
 pub struct UndirectedArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -97,39 +108,48 @@ pub fn cc_cmd(a: &CcArgs) -> CliResult {
     Ok(())
 }
 
-pub fn kcore_cmd(a: &UndirectedArgs) -> CliResult {
-    let (li, g, prep_s) = undirected_input(a)?;
+pub fn kcore_cmd(a: &KcoreArgs) -> CliResult {
+    let (li, g, prep_s) = undirected_input(&a.app)?;
     let g = &g;
-    let r = run_app_labelled(
-        &a.run,
-        Some(kcore::default_delta(g)),
-        || widen(&kcore::serial_kcore(g)),
-        |s, cfg| named::kcore(s, cfg, g),
-    )?;
-    let verified = verify_runs(
-        &a.run,
-        g,
-        r.runs.results.iter().map(|o| &o.core[..]),
-        || kcore::serial_kcore(g),
-    )?;
-    let out = r.first();
-    write_out(g, &a.run, &out.core, u32::MAX)?;
+    let run = &a.app.run;
+    let algo = resolve(&variants::KCORE, &a.algo, run)?;
+    let (sched, threads, runs) = if algo.scheduled {
+        let r = run_app_labelled(
+            run,
+            Some(kcore::default_delta(g)),
+            || widen(&kcore::serial_kcore(g)),
+            |s, cfg| named::kcore(s, cfg, g),
+        )?;
+        (sched_json(&r.sched), r.cfg.threads, r.runs)
+    } else {
+        let r = run_frontier(run, |cfg| kcore::peel::run(g, cfg))?;
+        (frontier_sched_json(algo), r.cfg.threads, r.runs)
+    };
+    let verified = verify_runs(run, g, runs.results.iter().map(|o| &o.core[..]), || {
+        kcore::serial_kcore(g)
+    })?;
+    let out = &runs.results[0];
+    write_out(g, run, &out.core, u32::MAX)?;
     let max_core = out.core.iter().copied().max().unwrap_or(0);
-    finish(
+    finish_runs(
         "kcore",
         &li,
-        &a.run,
-        &r,
+        run,
+        sched,
+        threads,
+        &runs,
         &verified,
         json!({
+            "algo": algo.name,
             "undirected_edges": g.num_edges() / 2,
             "prep_s": prep_s,
             "max_core": max_core,
             "in_max_core": out.core.iter().filter(|&&c| c == max_core).count(),
-            "lowered": out.stats.lowered,
-            "unchanged": out.stats.unchanged,
+            "lowered": algo.scheduled.then_some(out.stats.lowered),
+            "unchanged": algo.scheduled.then_some(out.stats.unchanged),
+            "decrements": (!algo.scheduled).then_some(out.stats.lowered),
         }),
-        &["max_core", "in_max_core"],
+        &["algo", "max_core", "in_max_core"],
     );
     Ok(())
 }

@@ -16,11 +16,33 @@ pub struct Queue {
     tail: CachePadded<AtomicUsize>,
 }
 
+/// `n` atomics holding 0, from zeroed memory: the allocator hands large blocks out as untouched
+/// zero pages, so a queue of `n` ids costs nothing until it is written (a road graph's BFS
+/// writes a few thousand of its millions of slots).
+fn zeroed_u32s(n: usize) -> Vec<AtomicU32> {
+    const { assert!(std::mem::size_of::<AtomicU32>() == std::mem::size_of::<u32>()) };
+    const { assert!(std::mem::align_of::<AtomicU32>() == std::mem::align_of::<u32>()) };
+    let mut v = std::mem::ManuallyDrop::new(vec![0u32; n]);
+    // SAFETY: `AtomicU32` has the same size, alignment (asserted above) and bit validity as
+    // `u32`, so the allocation is a valid `[AtomicU32]` of the same length and capacity, and
+    // the allocator sees the same layout when the new vector frees it.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<AtomicU32>(), v.len(), v.capacity()) }
+}
+
+/// As [`zeroed_u32s`], for bitmap words.
+fn zeroed_u64s(n: usize) -> Vec<AtomicU64> {
+    const { assert!(std::mem::size_of::<AtomicU64>() == std::mem::size_of::<u64>()) };
+    const { assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>()) };
+    let mut v = std::mem::ManuallyDrop::new(vec![0u64; n]);
+    // SAFETY: as in `zeroed_u32s`, for `AtomicU64` and `u64`.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<AtomicU64>(), v.len(), v.capacity()) }
+}
+
 impl Queue {
     /// A queue with room for `capacity` ids (a frontier of distinct nodes needs `n`).
     pub fn new(capacity: usize) -> Self {
         Queue {
-            items: (0..capacity).map(|_| AtomicU32::new(0)).collect(),
+            items: zeroed_u32s(capacity),
             tail: CachePadded::new(AtomicUsize::new(0)),
         }
     }
@@ -117,6 +139,48 @@ impl Drop for QueueWriter<'_> {
     }
 }
 
+/// Three queues for a sequence of steps that each read one queue and append to another (BFS
+/// levels, peeling waves): step `k` reads [`input(k)`](Self::input) and appends to
+/// [`output(k)`](Self::output), which is step `k + 1`'s input.
+///
+/// **Protocol.** Every worker calls [`start(k)`](Self::start) when step `k` begins; worker 0
+/// then empties the queue that step `k + 1` will append to. That queue was step `k - 1`'s
+/// input: its contents were read, and its length taken, before the barrier that ended step
+/// `k - 1`; it is written only after the barrier that ends step `k`. (Emptying step `k`'s own
+/// output when step `k` begins would race with the workers that begin before worker 0.) The
+/// length of a step's output is read after the barrier that ends it.
+pub struct QueueRing {
+    queues: [Queue; 3],
+}
+
+impl QueueRing {
+    /// Three empty queues of `capacity` ids.
+    pub fn new(capacity: usize) -> Self {
+        QueueRing {
+            queues: [0, 1, 2].map(|_| Queue::new(capacity)),
+        }
+    }
+
+    /// Step `k`'s input (step 0's may be filled before the team starts).
+    #[inline]
+    pub fn input(&self, k: usize) -> &Queue {
+        &self.queues[k % 3]
+    }
+
+    /// Step `k`'s output, empty when step `k` begins.
+    #[inline]
+    pub fn output(&self, k: usize) -> &Queue {
+        &self.queues[(k + 1) % 3]
+    }
+
+    /// Called by every worker as step `k` begins.
+    pub fn start(&self, k: usize, worker: usize) {
+        if worker == 0 {
+            self.queues[(k + 2) % 3].clear();
+        }
+    }
+}
+
 /// One bit per node.
 pub struct Bitmap {
     words: Vec<AtomicU64>,
@@ -125,7 +189,7 @@ pub struct Bitmap {
 impl Bitmap {
     pub fn new(bits: usize) -> Self {
         Bitmap {
-            words: (0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            words: zeroed_u64s(bits.div_ceil(64)),
         }
     }
 

@@ -325,47 +325,42 @@ pub fn cc<'py>(
     )
 }
 
-/// The undirected applications share their shape: the cached undirected view, a run, and an
-/// array of one value per node.
-macro_rules! per_node_undirected {
-    ($name:ident, $run:path, $delta:expr, $field:ident, |$out:ident, $py:ident| $extra:expr) => {
-        #[pyfunction]
-        #[pyo3(signature = (graph, scheduler, threads, params, report))]
-        pub fn $name<'py>(
-            $py: Python<'py>,
-            graph: &Bound<'py, PyGraph>,
-            scheduler: &str,
-            threads: Option<i64>,
-            params: Option<&Bound<'py, PyDict>>,
-            report: bool,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let g = undirected_view($py, graph)?;
-            let rc = run_config(scheduler, params, None, Some($delta(g)), threads)?;
-            let $out = rc.run($py, |s, e| $run(s, e, g))?;
-            let values: Vec<i64> = $out.$field.iter().map(|&x| x as i64).collect();
-            let extra: Extra<'py> = $extra;
-            answer(
-                $py,
-                values.into_pyarray($py).into_any(),
-                report,
-                &rc.sched.label(),
-                &$out.report,
-                extra,
-            )
-        }
+#[pyfunction]
+#[pyo3(signature = (graph, algo, scheduler, threads, params, report))]
+pub fn kcore<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, PyGraph>,
+    algo: &str,
+    scheduler: &str,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let g = undirected_view(py, graph)?;
+    let method = choose_algo(&variants::KCORE, algo, scheduler, params, None)?;
+    let (out, label) = if method.scheduled {
+        let delta = algos::kcore::default_delta(g);
+        let rc = run_config(scheduler, params, None, Some(delta), threads)?;
+        (rc.run(py, |s, e| named::kcore(s, e, g))?, rc.sched.label())
+    } else {
+        let (out, _) = run_frontier(py, threads, |e| algos::kcore::peel::run(g, e))?;
+        (out, frontier_label(method))
     };
-}
-
-per_node_undirected!(
-    kcore,
-    named::kcore,
-    algos::kcore::default_delta,
-    core,
-    |out, py| vec![
+    let values: Vec<i64> = out.core.iter().map(|&x| x as i64).collect();
+    let extra = vec![
+        ("algo", any(py, method.name)?),
         ("lowered", any(py, out.stats.lowered)?),
         ("unchanged", any(py, out.stats.unchanged)?),
-    ]
-);
+    ];
+    answer(
+        py,
+        values.into_pyarray(py).into_any(),
+        report,
+        &label,
+        &out.report,
+        extra,
+    )
+}
 
 #[pyfunction]
 #[pyo3(signature = (graph, scheduler, threads, params, report))]

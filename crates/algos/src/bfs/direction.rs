@@ -14,7 +14,7 @@
 //! [`serial_bfs`](super::serial_bfs).
 
 use super::{BfsOutput, BfsStats, UNREACHED};
-use ordo_exec::frontier::{Bitmap, Queue, QueueWriter};
+use ordo_exec::frontier::{Bitmap, Queue, QueueRing, QueueWriter};
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
 
@@ -36,11 +36,9 @@ struct Shared<'g> {
     g: &'g Graph,
     incoming: InEdges<'g>,
     level: Vec<AtomicU32>,
-    /// Sparse frontiers in rotation: step `k` reads `queues[k % 3]`, appends to
-    /// `queues[(k + 1) % 3]`, and worker 0 clears `queues[(k + 2) % 3]` (read in step `k - 1`,
-    /// written next in step `k + 1`: both sides of a barrier away). The frontier's length is
-    /// read from its queue after the barrier that ends the step which filled it.
-    queues: [Queue; 3],
+    /// Sparse frontiers: step `k` (a top-down level, or the conversion after bottom-up ones)
+    /// reads `queues.input(k)` and appends to `queues.output(k)`.
+    queues: QueueRing,
     bitmaps: [Bitmap; 2],
 }
 
@@ -74,11 +72,11 @@ pub fn run(
         g,
         incoming,
         level: (0..n).map(|_| AtomicU32::new(UNREACHED)).collect(),
-        queues: [Queue::new(n), Queue::new(n), Queue::new(n)],
+        queues: QueueRing::new(n),
         bitmaps: [Bitmap::new(n), Bitmap::new(n)],
     };
     s.level[source as usize].store(0, Relaxed);
-    s.queues[0].fill([source]);
+    s.queues.input(0).fill([source]);
     let (counts, time) = run_team(cfg, |team| search(&s, team, source))?;
     let report = RunReport::from_threads(time, counts.iter().map(|c| c.stats).collect());
     let reached = s
@@ -102,14 +100,14 @@ pub fn run(
 fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
     let n = s.g.num_nodes();
     let mut c = Counts::default();
-    // The frontier is queues[k % 3] with `len` nodes at level `depth`.
+    // The frontier is queues.input(k) with `len` nodes at level `depth`.
     let (mut k, mut len, mut depth) = (0usize, 1usize, 0u32);
     let mut scout = s.g.out_degree(source) as u64;
     let mut unexplored = s.g.num_edges() as u64;
     let (mut front, mut next) = (&s.bitmaps[0], &s.bitmaps[1]);
     while len > 0 {
         if scout > unexplored / ALPHA {
-            queue_to_bitmap(team, &s.queues[k % 3], len, front)?;
+            queue_to_bitmap(team, s.queues.input(k), len, front)?;
             let mut awake = len as u64;
             loop {
                 let before = awake;
@@ -121,29 +119,25 @@ fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
                     break;
                 }
             }
-            if team.worker() == 0 {
-                s.queues[(k + 2) % 3].clear();
-            }
-            bitmap_to_queue(team, front, &s.queues[(k + 1) % 3])?;
+            s.queues.start(k, team.worker());
+            bitmap_to_queue(team, front, s.queues.output(k))?;
             k += 1;
-            len = s.queues[k % 3].len();
+            len = s.queues.input(k).len();
             scout = 1;
         } else {
             unexplored = unexplored.saturating_sub(scout);
-            if team.worker() == 0 {
-                s.queues[(k + 2) % 3].clear();
-            }
+            s.queues.start(k, team.worker());
             scout = top_down(s, team, k, len, depth, &mut c)?;
             depth += 1;
             c.top_down += 1;
             k += 1;
-            len = s.queues[k % 3].len();
+            len = s.queues.input(k).len();
         }
     }
     Ok(c)
 }
 
-/// Expands the frontier `queues[k % 3]` into `queues[(k + 1) % 3]`; returns the new frontier's
+/// Expands the frontier `queues.input(k)` into `queues.output(k)`; returns the new frontier's
 /// out-edges.
 fn top_down(
     s: &Shared,
@@ -154,8 +148,8 @@ fn top_down(
     c: &mut Counts,
 ) -> Result<u64, Stopped> {
     let (offsets, targets) = (s.g.offsets(), s.g.targets());
-    let frontier = &s.queues[k % 3];
-    let mut out = QueueWriter::new(&s.queues[(k + 1) % 3]);
+    let frontier = s.queues.input(k);
+    let mut out = QueueWriter::new(s.queues.output(k));
     let next = depth + 1;
     team.for_chunks(len, TOP_DOWN_CHUNK, |r| {
         let mut scout = 0;

@@ -15,6 +15,12 @@
 //! bucket peeling of Batagelj and Zaversnik (2003), O(n + m).
 //!
 //! Input: an undirected simple graph (see [`ordo_graph::undirected_simple`]).
+//!
+//! [`peel`] is parallel bucketed peeling on the frontier executor, the fastest method (what
+//! `ordo kcore` runs by default); this priority-scheduled version stays as the papers'-style
+//! variant.
+
+pub mod peel;
 
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
