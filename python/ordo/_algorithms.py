@@ -238,11 +238,17 @@ def mst(
     scheduler: str = "auto",
     threads: Optional[int] = None,
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """A minimum spanning forest of the undirected view by Boruvka: ``(u, v, weight)``, three
     int64 arrays with ``u < v``, sorted by (weight, u, v). Ties are broken by node ids, so
     the forest is unique. Where an edge has arcs of two weights, the lighter counts.
+
+    ``algo``: ``"boruvka"`` (parallel Boruvka rounds with edge filtering on the frontier
+    executor; the fastest), ``"priority"`` (Boruvka with merging by priority on
+    ``scheduler``, seed 000's), or ``"auto"``: parallel Boruvka unless a scheduler or its
+    parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1, 2, 5])
@@ -250,7 +256,7 @@ def mst(
     >>> u.tolist(), v.tolist(), int(w.sum())
     ([0, 1], [1, 2], 3)
     """
-    return _ordo.mst(_native(G), scheduler, _threads(threads), params, report)
+    return _ordo.mst(_native(G), algo, scheduler, _threads(threads), params, report)
 
 
 def bc(

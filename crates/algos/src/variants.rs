@@ -96,6 +96,23 @@ pub const KCORE: Variants = Variants {
     ],
 };
 
+/// `ordo mst`.
+pub const MST: Variants = Variants {
+    app: "mst",
+    list: &[
+        Variant {
+            name: "boruvka",
+            about: "parallel Boruvka rounds with edge filtering and union-find hooking, on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about: "Boruvka with merging by priority (seed 000: smallest component first), on --scheduler",
+            scheduled: true,
+        },
+    ],
+};
+
 /// Why an `--algo` request cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {

@@ -6,7 +6,7 @@ mod common;
 
 use ordo_algos::bfs::{self, direction::InEdges};
 use ordo_algos::pagerank::pull::Sweep;
-use ordo_algos::{cc, kcore, pagerank};
+use ordo_algos::{cc, kcore, mst, pagerank};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_graph, BuildOptions, EdgeList, Graph, IdBase, LoadOptions};
 use proptest::prelude::*;
@@ -281,6 +281,48 @@ fn peeling_on_generated_and_real_graphs() {
         for threads in [1, 2, 8] {
             let out = kcore::peel::run(g, &ExecConfig::new(threads)).unwrap();
             assert!(out.core == expected, "{name} x{threads}");
+        }
+    }
+}
+
+fn weighted_undirected() -> impl Strategy<Value = Graph> {
+    (1u32..100).prop_flat_map(|n| {
+        // Few distinct weights: many ties, which the edge order must break like Kruskal's.
+        prop::collection::vec((0..n, 0..n, 0u32..4), 0..400).prop_map(move |e| {
+            let mut el = EdgeList::with_capacity(n, e.len(), true);
+            for &(u, v, w) in &e {
+                el.push(u, v, w);
+            }
+            simple(&el.build(&BuildOptions::default(), IdBase::Zero).unwrap())
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn boruvka_equals_kruskal(g in weighted_undirected(), threads in 1usize..9) {
+        let out = mst::boruvka::run(&g, &ExecConfig::new(threads)).unwrap();
+        prop_assert_eq!(out.edges, mst::kruskal(&g));
+    }
+}
+
+#[test]
+fn boruvka_on_generated_and_real_graphs() {
+    let opts = BuildOptions::default();
+    let mut graphs = vec![
+        ("kronecker", simple(&gen::kronecker(12, 8, 5, &opts).unwrap())),
+        ("grid", simple(&gen::road_grid(70, 70, 2, &opts).unwrap())),
+    ];
+    if let Some(g) = load_shared("osm-amsterdam.gr.gz", false) {
+        graphs.push(("amsterdam", simple(&g)));
+    }
+    for (name, g) in &graphs {
+        let expected = mst::kruskal(g);
+        for threads in [1, 2, 8] {
+            let out = mst::boruvka::run(g, &ExecConfig::new(threads)).unwrap();
+            assert!(out.edges == expected, "{name} x{threads}");
         }
     }
 }

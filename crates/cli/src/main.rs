@@ -72,8 +72,8 @@ enum Command {
     Cc(undirected::CcArgs),
     /// Core numbers, by parallel bucketed peeling by default (verified against bucket peeling)
     Kcore(undirected::KcoreArgs),
-    /// Minimum spanning forest by Boruvka with merging (verified against Kruskal)
-    Mst(undirected::UndirectedArgs),
+    /// Minimum spanning forest, by parallel Boruvka by default (verified against Kruskal)
+    Mst(undirected::MstArgs),
     /// Triangle count of the undirected view (verified against a serial count)
     Tc(undirected::UndirectedArgs),
     /// Betweenness centrality on sampled sources, with ADL and NUMA-aware queues (verified

@@ -36,6 +36,17 @@ pub struct KcoreArgs {
 }
 
 #[derive(Debug, Clone, clap::Args)]
+pub struct MstArgs {
+    #[command(flatten)]
+    pub app: UndirectedArgs,
+    /// Method: auto (boruvka, or priority when a scheduler is asked for), boruvka (parallel
+    /// Boruvka rounds with edge filtering, on the frontier executor), priority (Boruvka with
+    /// merging by priority, seed 000, on --scheduler)
+    #[arg(long, default_value = "auto", value_parser = variants::MST.names())]
+    pub algo: String,
+}
+
+#[derive(Debug, Clone, clap::Args)]
 pub struct UndirectedArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -192,16 +203,24 @@ pub fn tc_cmd(a: &UndirectedArgs) -> CliResult {
     Ok(())
 }
 
-pub fn mst_cmd(a: &UndirectedArgs) -> CliResult {
+pub fn mst_cmd(a: &MstArgs) -> CliResult {
     // Weights go on the directed input first, so that both arcs of an edge agree once the
     // undirected view keeps the lighter of the two.
-    let (li, g, prep_s) = undirected_input_with(a, crate::apps::ensure_weights)?;
+    let (li, g, prep_s) = undirected_input_with(&a.app, crate::apps::ensure_weights)?;
     let g = &g;
-    let r = run_app(&a.run, Some(0), |s, cfg| named::mst(s, cfg, g))?;
+    let run = &a.app.run;
+    let algo = resolve(&variants::MST, &a.algo, run)?;
+    let (sched, threads, runs) = if algo.scheduled {
+        let r = run_app(run, Some(0), |s, cfg| named::mst(s, cfg, g))?;
+        (sched_json(&r.sched), r.cfg.threads, r.runs)
+    } else {
+        let r = run_frontier(run, |cfg| mst::boruvka::run(g, cfg))?;
+        (frontier_sched_json(algo), r.cfg.threads, r.runs)
+    };
     let verified = verify_with(
-        &a.run,
+        run,
         || mst::kruskal(g),
-        |expected| match r.runs.results.iter().find(|o| &o.edges != expected) {
+        |expected| match runs.results.iter().find(|o| &o.edges != expected) {
             Some(o) => Err(CliError::input(format!(
                 "verification failed: forest of {} edges and weight {}, Kruskal's has {} edges \
                  and weight {}",
@@ -213,14 +232,17 @@ pub fn mst_cmd(a: &UndirectedArgs) -> CliResult {
             None => Ok(()),
         },
     )?;
-    let out = r.first();
-    finish(
+    let out = &runs.results[0];
+    finish_runs(
         "mst",
         &li,
-        &a.run,
-        &r,
+        run,
+        sched,
+        threads,
+        &runs,
         &verified,
         json!({
+            "algo": algo.name,
             "undirected_edges": g.num_edges() / 2,
             "prep_s": prep_s,
             "weights": li.weights.map(|w| w.to_string()),
@@ -231,7 +253,7 @@ pub fn mst_cmd(a: &UndirectedArgs) -> CliResult {
             "stale_tasks": out.stale_tasks,
             "edges_scanned": out.edges_scanned,
         }),
-        &["weight", "edges", "components"],
+        &["algo", "weight", "edges", "components"],
     );
     Ok(())
 }

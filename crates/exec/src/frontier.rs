@@ -19,7 +19,7 @@ pub struct Queue {
 /// `n` atomics holding 0, from zeroed memory: the allocator hands large blocks out as untouched
 /// zero pages, so a queue of `n` ids costs nothing until it is written (a road graph's BFS
 /// writes a few thousand of its millions of slots).
-fn zeroed_u32s(n: usize) -> Vec<AtomicU32> {
+pub fn zeroed_u32s(n: usize) -> Vec<AtomicU32> {
     const { assert!(std::mem::size_of::<AtomicU32>() == std::mem::size_of::<u32>()) };
     const { assert!(std::mem::align_of::<AtomicU32>() == std::mem::align_of::<u32>()) };
     let mut v = std::mem::ManuallyDrop::new(vec![0u32; n]);
@@ -30,7 +30,7 @@ fn zeroed_u32s(n: usize) -> Vec<AtomicU32> {
 }
 
 /// As [`zeroed_u32s`], for bitmap words.
-fn zeroed_u64s(n: usize) -> Vec<AtomicU64> {
+pub fn zeroed_u64s(n: usize) -> Vec<AtomicU64> {
     const { assert!(std::mem::size_of::<AtomicU64>() == std::mem::size_of::<u64>()) };
     const { assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>()) };
     let mut v = std::mem::ManuallyDrop::new(vec![0u64; n]);

@@ -363,19 +363,26 @@ pub fn kcore<'py>(
 }
 
 #[pyfunction]
-#[pyo3(signature = (graph, scheduler, threads, params, report))]
+#[pyo3(signature = (graph, algo, scheduler, threads, params, report))]
 pub fn mst<'py>(
     py: Python<'py>,
     graph: &Bound<'py, PyGraph>,
+    algo: &str,
     scheduler: &str,
     threads: Option<i64>,
     params: Option<&Bound<'py, PyDict>>,
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
-    // Priority = component degree, one bucket each.
-    let rc = run_config(scheduler, params, None, Some(0), threads)?;
-    let out = rc.run(py, |s, e| named::mst(s, e, g))?;
+    let method = choose_algo(&variants::MST, algo, scheduler, params, None)?;
+    let (out, label) = if method.scheduled {
+        // Priority = component degree, one bucket each.
+        let rc = run_config(scheduler, params, None, Some(0), threads)?;
+        (rc.run(py, |s, e| named::mst(s, e, g))?, rc.sched.label())
+    } else {
+        let (out, _) = run_frontier(py, threads, |e| algos::mst::boruvka::run(g, e))?;
+        (out, frontier_label(method))
+    };
     let column = |f: fn(&ordo_algos::mst::Edge) -> u32| -> Vec<i64> {
         out.edges.iter().map(|e| f(e) as i64).collect()
     };
@@ -385,18 +392,12 @@ pub fn mst<'py>(
         column(|e| e.weight).into_pyarray(py),
     );
     let extra = vec![
+        ("algo", any(py, method.name)?),
         ("weight", any(py, out.weight)?),
         ("merges", any(py, out.merges)?),
         ("stale_tasks", any(py, out.stale_tasks)?),
     ];
-    answer(
-        py,
-        any(py, edges)?,
-        report,
-        &rc.sched.label(),
-        &out.report,
-        extra,
-    )
+    answer(py, any(py, edges)?, report, &label, &out.report, extra)
 }
 
 #[pyfunction]

@@ -19,6 +19,11 @@
 //!
 //! Input: the undirected simple view (see [`ordo_graph::undirected_simple`]); a disconnected
 //! graph gives a spanning forest. The serial oracle is Kruskal with the same edge order.
+//!
+//! [`boruvka`] is parallel Boruvka with edge filtering on the frontier executor, the fastest
+//! method (what `ordo mst` runs by default); this priority-scheduled version is seed 000's.
+
+pub mod boruvka;
 
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -41,7 +46,7 @@ pub struct Edge {
 }
 
 impl Edge {
-    fn new(u: u32, v: u32, weight: u32) -> Self {
+    pub(crate) fn new(u: u32, v: u32, weight: u32) -> Self {
         Edge {
             weight,
             a: u.min(v),

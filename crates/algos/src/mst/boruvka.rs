@@ -1,0 +1,310 @@
+//! Minimum spanning forest by parallel Boruvka on the frontier executor: every round, each
+//! component finds its lightest leaving edge, components hook along those edges, and edges
+//! inside a component are dropped for good.
+//!
+//! An edge is its arc `a -> b` with `a < b`, named by the arc's CSR index. Graphs built by
+//! `ordo_graph` keep each adjacency sorted, so arc indices follow `(a, b)`; the key
+//! `weight << 32 | index` then orders edges exactly as [`Edge`]'s `(weight, a, b)`, and the
+//! forest is unique: the same as [`kruskal`](super::kruskal)'s.
+//!
+//! **A round** (four loops, each ending at a barrier):
+//! 1. *Filter.* For each live edge, find the roots of its ends (union-find with path halving;
+//!    no hooks happen meanwhile). Equal roots: the edge is internal and dropped. Otherwise it
+//!    is kept for the next round and its key offered to both roots with `fetch_min`.
+//! 2. *Target.* Each live root reads its lightest edge and records the other end's root.
+//! 3. *Hook.* With distinct keys the "lightest edge" pointers form trees whose only cycles are
+//!    pairs choosing the same edge. Of such a pair the smaller root stays a root; every other
+//!    root hooks under its target and adds its edge to the forest (so each forest edge is
+//!    added once, by the root that hooks along it). By the cut property every added edge is in
+//!    the forest.
+//! 4. *Compress.* Old roots jump to their new roots; their keys are reset.
+//!
+//! Components at least halve every round: O(log n) rounds, O(m) work per round at most (live
+//! edges only shrink). The forest is sorted after the timed run, as the priority version's.
+
+use super::{Edge, MstOutput};
+use ordo_exec::frontier::{zeroed_u32s, QueueRing, QueueWriter};
+use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
+use ordo_graph::Graph;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+/// No leaving edge (a finished component), or no target.
+const NONE: u64 = u64::MAX;
+const NO_TARGET: u32 = u32::MAX;
+const CHUNK: usize = 2048;
+
+struct State<'g> {
+    g: &'g Graph,
+    /// The components of each edge's ends (by arc index) as of the last round that kept it:
+    /// roots then, one hop from today's roots after the compression (the nodes themselves are
+    /// never compressed, so finding from the ends would walk one link per round).
+    ca: Vec<AtomicU32>,
+    cb: Vec<AtomicU32>,
+    parent: Vec<AtomicU32>,
+    best: Vec<AtomicU64>,
+    target: Vec<AtomicU32>,
+    /// Live edges from round 2 on, round `k` reading `edges.input(k)`. Rounds 0 and 1 visit
+    /// every edge from the adjacency lists: round 0 drops none, so it writes none.
+    edges: QueueRing,
+    /// Live roots, round `k` reading `roots.input(k)` (every node in round 0).
+    roots: QueueRing,
+}
+
+/// What one worker did: its statistics (`tasks` = edges filtered) and the forest edges it added.
+#[derive(Default)]
+struct Part {
+    stats: ThreadStats,
+    forest: Vec<u32>,
+}
+
+/// The minimum spanning forest of the undirected simple weighted graph `g`.
+///
+/// # Panics
+/// If `g` has 2^32 - 1 or more edges (their numbers must fit beside the weight in a key).
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// let g = gen::road_grid(20, 20, 1, &BuildOptions::default()).unwrap();
+/// let out = ordo_algos::mst::boruvka::run(&g, &ExecConfig::new(2)).unwrap();
+/// assert_eq!(out.edges, ordo_algos::mst::kruskal(&g));
+/// ```
+pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
+    let (n, m) = (g.num_nodes(), g.num_edges());
+    assert!(m < u32::MAX as usize, "Boruvka names edges by 32-bit arc indices");
+    debug_assert!((0..n as u32).all(|v| g.neighbors(v).is_sorted()));
+    let s = State {
+        g,
+        ca: zeroed_u32s(m),
+        cb: zeroed_u32s(m),
+        parent: (0..n as u32).map(AtomicU32::new).collect(),
+        best: (0..n).map(|_| AtomicU64::new(NONE)).collect(),
+        target: zeroed_u32s(n),
+        edges: QueueRing::new(m),
+        roots: QueueRing::new(n),
+    };
+    let (parts, time) = run_team(cfg, |team| s.forest(team))?;
+    let report = RunReport::from_threads(time, parts.iter().map(|p| p.stats).collect());
+    let (offsets, targets) = (g.offsets(), g.targets());
+    let weight = |e: usize| g.weights().map_or(1, |w| w[e]);
+    let mut edges: Vec<Edge> = parts
+        .iter()
+        .flat_map(|p| &p.forest)
+        .map(|&e| {
+            let e = e as usize;
+            let a = offsets.partition_point(|&o| o as usize <= e) - 1;
+            Edge::new(a as u32, targets[e], weight(e))
+        })
+        .collect();
+    edges.sort_unstable();
+    Ok(MstOutput {
+        weight: edges.iter().map(|e| e.weight as u64).sum(),
+        merges: edges.len() as u64,
+        edges,
+        stale_tasks: 0,
+        edges_scanned: report.total.tasks,
+        report,
+    })
+}
+
+impl State<'_> {
+    /// One worker's part (the SPMD body).
+    fn forest(&self, team: &Team) -> Result<Part, Stopped> {
+        let mut part = Part::default();
+        let (mut live_edges, mut live_roots) = (self.g.num_edges(), self.g.num_nodes());
+        let mut round = 0;
+        while live_edges > 0 {
+            live_edges = self.filter(team, round, live_edges, &mut part)?;
+            if live_edges == 0 {
+                break;
+            }
+            self.targets(team, round, live_roots)?;
+            let this_round = live_roots;
+            live_roots = self.hook(team, round, this_round, &mut part)?;
+            self.compress(team, round, this_round)?;
+            round += 1;
+        }
+        Ok(part)
+    }
+
+    /// The root of `x`, halving the path (only while no root is hooked).
+    #[inline]
+    fn find(&self, mut x: u32) -> u32 {
+        loop {
+            let p = self.parent[x as usize].load(Relaxed);
+            if p == x {
+                return x;
+            }
+            let gp = self.parent[p as usize].load(Relaxed);
+            if gp != p {
+                self.parent[x as usize].store(gp, Relaxed);
+            }
+            x = gp;
+        }
+    }
+
+    /// Drops internal edges, keeps the rest for the next round and offers their keys to their
+    /// roots. Returns how many were kept.
+    fn filter(
+        &self,
+        team: &Team,
+        round: usize,
+        len: usize,
+        part: &mut Part,
+    ) -> Result<usize, Stopped> {
+        self.edges.start(round, team.worker());
+        let (offsets, targets) = (self.g.offsets(), self.g.targets());
+        let weights = self.g.weights();
+        let from = self.edges.input(round);
+        let mut keep = QueueWriter::new(self.edges.output(round));
+        // The edge `e` between the components `ca` and `cb` (nodes in round 0): keep it or
+        // drop it, and offer its key. Returns whether it was kept.
+        let visit = |keep: &mut QueueWriter, e: usize, ca: u32, cb: u32| -> bool {
+            let (ra, rb) = (self.find(ca), self.find(cb));
+            if ra == rb {
+                return false;
+            }
+            // Only this worker holds e in this round.
+            self.ca[e].store(ra, Relaxed);
+            self.cb[e].store(rb, Relaxed);
+            if round > 0 {
+                keep.push(e as u32);
+            }
+            let w = weights.map_or(1, |w| w[e]);
+            let key = (w as u64) << 32 | e as u64;
+            // Relaxed: keys only decrease; they are read after the loop's barrier. A plain
+            // load first: most edges do not beat their roots' best, and `fetch_min` on a u64
+            // is a compare-exchange loop.
+            for root in [ra, rb] {
+                let best = &self.best[root as usize];
+                if key < best.load(Relaxed) {
+                    best.fetch_min(key, Relaxed);
+                }
+            }
+            true
+        };
+        let kept = if round <= 1 {
+            // Every edge, from the adjacency lists.
+            team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
+                let mut kept = 0;
+                for v in r {
+                    let arcs = offsets[v] as usize..offsets[v + 1] as usize;
+                    for e in arcs {
+                        let t = targets[e];
+                        if t as usize <= v {
+                            continue; // each edge once, from its smaller end
+                        }
+                        part.stats.tasks += 1;
+                        let (ca, cb) = match round {
+                            0 => (v as u32, t),
+                            _ => (self.ca[e].load(Relaxed), self.cb[e].load(Relaxed)),
+                        };
+                        kept += visit(&mut keep, e, ca, cb) as u64;
+                    }
+                }
+                keep.flush();
+                kept
+            })?
+        } else {
+            team.for_chunks(len, CHUNK, |r| {
+                let mut kept = 0;
+                part.stats.tasks += r.len() as u64;
+                for i in r {
+                    let e = from.get(i) as usize;
+                    let (ca, cb) = (self.ca[e].load(Relaxed), self.cb[e].load(Relaxed));
+                    kept += visit(&mut keep, e, ca, cb) as u64;
+                }
+                keep.flush();
+                kept
+            })?
+        };
+        Ok(kept as usize)
+    }
+
+    /// The `i`-th live root of `round`.
+    #[inline]
+    fn root(&self, round: usize, i: usize) -> u32 {
+        match round {
+            0 => i as u32,
+            _ => self.roots.input(round).get(i),
+        }
+    }
+
+    /// Records, for each live root, the root at the other end of its lightest edge.
+    fn targets(&self, team: &Team, round: usize, len: usize) -> Result<(), Stopped> {
+        team.for_chunks(len, CHUNK, |r| {
+            for i in r {
+                let root = self.root(round, i);
+                let key = self.best[root as usize].load(Relaxed);
+                let t = if key == NONE {
+                    NO_TARGET
+                } else {
+                    // The filter just set the edge's components to this round's roots.
+                    let e = key as u32 as usize;
+                    let (ra, rb) = (self.ca[e].load(Relaxed), self.cb[e].load(Relaxed));
+                    if ra == root {
+                        rb
+                    } else {
+                        ra
+                    }
+                };
+                self.target[root as usize].store(t, Relaxed);
+            }
+            0
+        })
+        .map(drop)
+    }
+
+    /// Hooks every live root under its target but the smaller of each pair that chose the same
+    /// edge, which stays a root; adds each hooking edge to the forest. Returns the roots left.
+    fn hook(
+        &self,
+        team: &Team,
+        round: usize,
+        len: usize,
+        part: &mut Part,
+    ) -> Result<usize, Stopped> {
+        self.roots.start(round, team.worker());
+        let mut keep = QueueWriter::new(self.roots.output(round));
+        let kept = team.for_chunks(len, CHUNK, |r| {
+            let mut kept = 0;
+            for i in r {
+                let root = self.root(round, i);
+                let t = self.target[root as usize].load(Relaxed);
+                if t == NO_TARGET {
+                    continue; // a whole component: nothing leaves it
+                }
+                if self.target[t as usize].load(Relaxed) == root && root < t {
+                    keep.push(root);
+                    kept += 1;
+                } else {
+                    self.parent[root as usize].store(t, Relaxed);
+                    part.forest.push(self.best[root as usize].load(Relaxed) as u32);
+                }
+            }
+            keep.flush();
+            kept
+        })?;
+        Ok(kept as usize)
+    }
+
+    /// Points each of this round's `len` roots at its new root and resets its key.
+    fn compress(&self, team: &Team, round: usize, len: usize) -> Result<(), Stopped> {
+        team.for_chunks(len, CHUNK, |r| {
+            for i in r {
+                let root = self.root(round, i);
+                self.best[root as usize].store(NONE, Relaxed);
+                loop {
+                    let p = self.parent[root as usize].load(Relaxed);
+                    let gp = self.parent[p as usize].load(Relaxed);
+                    if p == gp {
+                        break;
+                    }
+                    self.parent[root as usize].store(gp, Relaxed);
+                }
+            }
+            0
+        })
+        .map(drop)
+    }
+}
