@@ -311,8 +311,24 @@ proptest! {
 #[test]
 fn boruvka_on_generated_and_real_graphs() {
     let opts = BuildOptions::default();
+    // Dense and weighted 1..255: Boruvka runs on the light edges first, then filters the rest.
+    let weighted = BuildOptions {
+        weights: Some(ordo_graph::WeightSpec {
+            lo: 1,
+            hi: 255,
+            seed: 4,
+        }),
+        ..Default::default()
+    };
     let mut graphs = vec![
-        ("kronecker", simple(&gen::kronecker(12, 8, 5, &opts).unwrap())),
+        (
+            "kronecker",
+            simple(&gen::kronecker(12, 8, 5, &opts).unwrap()),
+        ),
+        (
+            "weighted kronecker",
+            simple(&gen::kronecker(12, 16, 6, &weighted).unwrap()),
+        ),
         ("grid", simple(&gen::road_grid(70, 70, 2, &opts).unwrap())),
     ];
     if let Some(g) = load_shared("osm-amsterdam.gr.gz", false) {

@@ -19,6 +19,13 @@
 //!    the forest.
 //! 4. *Compress.* Old roots jump to their new roots; their keys are reset.
 //!
+//! **Filtering** (dense weighted graphs, more than 4 edges per node). Rounds run first on the
+//! light edges only: those of weight at most a limit sampled so that about 2n edges are light.
+//! Every heavy edge is heavier than every light one, so each light forest edge is also a
+//! forest edge of the whole graph. Then one pass drops the heavy edges inside the components
+//! this left (one find per end), and the rounds finish on the heavy edges that remain.
+//! Kronecker 20 (16M edges): 1.48 s without, 0.81 s with, at one thread.
+//!
 //! Components at least halve every round: O(log n) rounds, O(m) work per round at most (live
 //! edges only shrink). The forest is sorted after the timed run, as the priority version's.
 
@@ -48,6 +55,53 @@ struct State<'g> {
     edges: QueueRing,
     /// Live roots, round `k` reading `roots.input(k)` (every node in round 0).
     roots: QueueRing,
+    /// Edges of weight at most this are "light": Boruvka runs on them first, and the heavy
+    /// ones are filtered against the components that leaves (`u32::MAX`: no split).
+    light_limit: u32,
+}
+
+/// Which edges a pass over the adjacency lists visits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    All,
+    /// Weight at most the light limit.
+    Light,
+    Heavy,
+}
+
+impl Class {
+    #[inline]
+    fn holds(self, weight: u32, limit: u32) -> bool {
+        match self {
+            Class::All => true,
+            Class::Light => weight <= limit,
+            Class::Heavy => weight > limit,
+        }
+    }
+}
+
+/// Where a round's edges come from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The adjacency lists: the ends' components from the nodes themselves or from the last
+    /// round; `list` whether to list the edges kept (a first round of a first phase drops none,
+    /// so the next reads the adjacency lists again instead).
+    Arcs {
+        class: Class,
+        from_nodes: bool,
+        list: bool,
+    },
+    /// The edges the last round listed.
+    List,
+}
+
+/// Ring steps taken: filters (edge lists), hooks (root lists), and the live roots.
+#[derive(Default)]
+struct Steps {
+    edges: usize,
+    roots: usize,
+    /// `None` before the first hook: every node.
+    live_roots: Option<usize>,
 }
 
 /// What one worker did: its statistics (`tasks` = edges filtered) and the forest edges it added.
@@ -71,7 +125,10 @@ struct Part {
 /// ```
 pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
     let (n, m) = (g.num_nodes(), g.num_edges());
-    assert!(m < u32::MAX as usize, "Boruvka names edges by 32-bit arc indices");
+    assert!(
+        m < u32::MAX as usize,
+        "Boruvka names edges by 32-bit arc indices"
+    );
     debug_assert!((0..n as u32).all(|v| g.neighbors(v).is_sorted()));
     let s = State {
         g,
@@ -82,6 +139,7 @@ pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
         target: zeroed_u32s(n),
         edges: QueueRing::new(m),
         roots: QueueRing::new(n),
+        light_limit: light_limit(g),
     };
     let (parts, time) = run_team(cfg, |team| s.forest(team))?;
     let report = RunReport::from_threads(time, parts.iter().map(|p| p.stats).collect());
@@ -107,24 +165,118 @@ pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
     })
 }
 
+/// Light edges per node that the first phase aims at: enough that the light forest contracts
+/// most of the graph, few enough that most edges of a dense graph are only filtered.
+const LIGHT_PER_NODE: usize = 2;
+/// Arcs sampled to pick the light limit.
+const SAMPLES: usize = 1024;
+
+/// The weight below which about [`LIGHT_PER_NODE`] x n edges lie (from a fixed sample of
+/// arcs), or `u32::MAX` when the graph is sparse enough to run whole.
+fn light_limit(g: &Graph) -> u32 {
+    let (n, m) = (g.num_nodes(), g.num_edges() / 2);
+    let Some(weights) = g.weights() else {
+        return u32::MAX;
+    };
+    if m <= 2 * LIGHT_PER_NODE * n || weights.is_empty() {
+        return u32::MAX;
+    }
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut sample: Vec<u32> = (0..SAMPLES)
+        .map(|_| {
+            state = ordo_graph::mix64(state);
+            weights[(state % weights.len() as u64) as usize]
+        })
+        .collect();
+    sample.sort_unstable();
+    let rank = SAMPLES * LIGHT_PER_NODE * n / m;
+    sample[rank.min(SAMPLES - 1)]
+}
+
 impl State<'_> {
     /// One worker's part (the SPMD body).
     fn forest(&self, team: &Team) -> Result<Part, Stopped> {
         let mut part = Part::default();
-        let (mut live_edges, mut live_roots) = (self.g.num_edges(), self.g.num_nodes());
-        let mut round = 0;
-        while live_edges > 0 {
-            live_edges = self.filter(team, round, live_edges, &mut part)?;
-            if live_edges == 0 {
-                break;
-            }
-            self.targets(team, round, live_roots)?;
-            let this_round = live_roots;
-            live_roots = self.hook(team, round, this_round, &mut part)?;
-            self.compress(team, round, this_round)?;
-            round += 1;
+        let mut steps = Steps::default();
+        let split = self.light_limit < u32::MAX;
+        let class = if split { Class::Light } else { Class::All };
+        self.boruvka(team, class, &mut steps, &mut part)?;
+        if split {
+            // Every heavy edge inside a component of the light forest is heavier than the
+            // light edges that join it: drop it with one find per end, then finish on the rest.
+            self.flatten(team, &mut steps)?;
+            self.boruvka(team, Class::Heavy, &mut steps, &mut part)?;
         }
         Ok(part)
+    }
+
+    /// Boruvka rounds on the edges of `class` (and the components so far) until none leaves a
+    /// component.
+    fn boruvka(
+        &self,
+        team: &Team,
+        class: Class,
+        steps: &mut Steps,
+        part: &mut Part,
+    ) -> Result<(), Stopped> {
+        // The first round over the adjacency lists finds the ends' components from the nodes;
+        // with nothing contracted yet (a first phase) it drops no edge, so it lists none and
+        // the second round reads the adjacency lists again.
+        let fresh = steps.roots == 0;
+        let mut source = Source::Arcs {
+            class,
+            from_nodes: true,
+            list: !fresh,
+        };
+        let mut live = 0;
+        loop {
+            live = self.filter(team, steps.edges, source, live, part)?;
+            steps.edges += 1;
+            if live == 0 {
+                return Ok(());
+            }
+            let roots = steps.live_roots.unwrap_or(self.g.num_nodes());
+            self.targets(team, steps.roots, roots)?;
+            steps.live_roots = Some(self.hook(team, steps.roots, roots, part)?);
+            self.compress(team, steps.roots, roots)?;
+            steps.roots += 1;
+            source = match source {
+                Source::Arcs { list: false, .. } => Source::Arcs {
+                    class,
+                    from_nodes: false,
+                    list: true,
+                },
+                _ => Source::List,
+            };
+        }
+    }
+
+    /// Points every node at its root, and lists every root as live again: a component with
+    /// no light edge leaving it was dropped from the list, but heavy ones may leave it.
+    fn flatten(&self, team: &Team, steps: &mut Steps) -> Result<(), Stopped> {
+        team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
+            for v in r {
+                let root = self.find(v as u32);
+                self.parent[v].store(root, Relaxed);
+            }
+            0
+        })?;
+        self.roots.start(steps.roots, team.worker());
+        let mut roots = QueueWriter::new(self.roots.output(steps.roots));
+        let live = team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
+            let mut live = 0;
+            for v in r {
+                if self.parent[v].load(Relaxed) == v as u32 {
+                    roots.push(v as u32);
+                    live += 1;
+                }
+            }
+            roots.flush();
+            live
+        })?;
+        steps.roots += 1;
+        steps.live_roots = Some(live as usize);
+        Ok(())
     }
 
     /// The root of `x`, halving the path (only while no root is hooked).
@@ -143,22 +295,26 @@ impl State<'_> {
         }
     }
 
-    /// Drops internal edges, keeps the rest for the next round and offers their keys to their
-    /// roots. Returns how many were kept.
+    /// Drops internal edges, lists the rest for the next round (unless `source` says not to)
+    /// and offers their keys to their roots. `len` is the list's length for `Source::List`.
+    /// Returns how many edges were not internal.
     fn filter(
         &self,
         team: &Team,
-        round: usize,
+        step: usize,
+        source: Source,
         len: usize,
         part: &mut Part,
     ) -> Result<usize, Stopped> {
-        self.edges.start(round, team.worker());
+        self.edges.start(step, team.worker());
         let (offsets, targets) = (self.g.offsets(), self.g.targets());
         let weights = self.g.weights();
-        let from = self.edges.input(round);
-        let mut keep = QueueWriter::new(self.edges.output(round));
-        // The edge `e` between the components `ca` and `cb` (nodes in round 0): keep it or
-        // drop it, and offer its key. Returns whether it was kept.
+        let weight = |e: usize| weights.map_or(1, |w| w[e]);
+        let listing = !matches!(source, Source::Arcs { list: false, .. });
+        let from = self.edges.input(step);
+        let mut keep = QueueWriter::new(self.edges.output(step));
+        // The edge `e` between the components `ca` and `cb` (or nodes): drop it, or keep it and
+        // offer its key. Returns whether it was kept.
         let visit = |keep: &mut QueueWriter, e: usize, ca: u32, cb: u32| -> bool {
             let (ra, rb) = (self.find(ca), self.find(cb));
             if ra == rb {
@@ -167,11 +323,10 @@ impl State<'_> {
             // Only this worker holds e in this round.
             self.ca[e].store(ra, Relaxed);
             self.cb[e].store(rb, Relaxed);
-            if round > 0 {
+            if listing {
                 keep.push(e as u32);
             }
-            let w = weights.map_or(1, |w| w[e]);
-            let key = (w as u64) << 32 | e as u64;
+            let key = (weight(e) as u64) << 32 | e as u64;
             // Relaxed: keys only decrease; they are read after the loop's barrier. A plain
             // load first: most edges do not beat their roots' best, and `fetch_min` on a u64
             // is a compare-exchange loop.
@@ -183,30 +338,29 @@ impl State<'_> {
             }
             true
         };
-        let kept = if round <= 1 {
-            // Every edge, from the adjacency lists.
-            team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
+        let kept = match source {
+            Source::Arcs {
+                class, from_nodes, ..
+            } => team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
                 let mut kept = 0;
                 for v in r {
-                    let arcs = offsets[v] as usize..offsets[v + 1] as usize;
-                    for e in arcs {
+                    for e in offsets[v] as usize..offsets[v + 1] as usize {
                         let t = targets[e];
-                        if t as usize <= v {
+                        if t as usize <= v || !class.holds(weight(e), self.light_limit) {
                             continue; // each edge once, from its smaller end
                         }
                         part.stats.tasks += 1;
-                        let (ca, cb) = match round {
-                            0 => (v as u32, t),
-                            _ => (self.ca[e].load(Relaxed), self.cb[e].load(Relaxed)),
+                        let (ca, cb) = match from_nodes {
+                            true => (v as u32, t),
+                            false => (self.ca[e].load(Relaxed), self.cb[e].load(Relaxed)),
                         };
                         kept += visit(&mut keep, e, ca, cb) as u64;
                     }
                 }
                 keep.flush();
                 kept
-            })?
-        } else {
-            team.for_chunks(len, CHUNK, |r| {
+            })?,
+            Source::List => team.for_chunks(len, CHUNK, |r| {
                 let mut kept = 0;
                 part.stats.tasks += r.len() as u64;
                 for i in r {
@@ -216,7 +370,7 @@ impl State<'_> {
                 }
                 keep.flush();
                 kept
-            })?
+            })?,
         };
         Ok(kept as usize)
     }
@@ -279,7 +433,8 @@ impl State<'_> {
                     kept += 1;
                 } else {
                     self.parent[root as usize].store(t, Relaxed);
-                    part.forest.push(self.best[root as usize].load(Relaxed) as u32);
+                    part.forest
+                        .push(self.best[root as usize].load(Relaxed) as u32);
                 }
             }
             keep.flush();
