@@ -344,8 +344,9 @@ impl State<'_> {
             } => team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
                 let mut kept = 0;
                 for v in r {
-                    for e in offsets[v] as usize..offsets[v + 1] as usize {
-                        let t = targets[e];
+                    let first = offsets[v] as usize;
+                    let adjacency = &targets[first..offsets[v + 1] as usize];
+                    for (e, &t) in (first..).zip(adjacency) {
                         if t as usize <= v || !class.holds(weight(e), self.light_limit) {
                             continue; // each edge once, from its smaller end
                         }
