@@ -113,6 +113,14 @@ pub const MST: Variants = Variants {
     ],
 };
 
+/// Every application with more than one method.
+pub const ALL: &[Variants] = &[BFS, CC, PAGERANK, KCORE, MST];
+
+/// The methods of the application `app`, if it has several.
+pub fn of(app: &str) -> Option<&'static Variants> {
+    ALL.iter().find(|v| v.app == app)
+}
+
 /// Why an `--algo` request cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {

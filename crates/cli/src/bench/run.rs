@@ -46,6 +46,12 @@ impl Job {
             a.extend(["--repeat".into(), self.repeat.to_string()]);
         }
         a.extend(self.flags.iter().cloned());
+        // A matrix compares schedulers: where the app also has methods without one, run its
+        // scheduled version (`--scheduler auto` alone would pick the frontier method).
+        let has_variants = ordo_algos::variants::of(&self.app).is_some();
+        if !self.simulate && has_variants && !self.flags.iter().any(|f| f == "--algo") {
+            a.extend(["--algo".into(), "priority".into()]);
+        }
         a.push("--json".into());
         a
     }
