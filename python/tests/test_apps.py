@@ -200,3 +200,50 @@ def test_report_fields():
     assert rep["sources"] == 2 and rep["scheduler"] == "bc-nwq"
     flow, rep = ordo.max_flow(G, 0, 2, report=True)
     assert flow[0] == 1 and "relabels" in rep
+
+
+METHODS = [
+    ("bfs", "direction"),
+    ("cc", "afforest"),
+    ("kcore", "peel"),
+    ("mst", "boruvka"),
+    ("pagerank", "pull"),
+    ("pagerank", "pull-jacobi"),
+]
+
+
+def run_app(app, G, **kw):
+    if app == "bfs":
+        return ordo.bfs(G, 0, **kw)
+    if app == "pagerank":
+        return ordo.pagerank(G, tol=1e-11, **kw)
+    return getattr(ordo, app)(G, **kw)
+
+
+@pytest.mark.parametrize("app,algo", METHODS)
+@given(g=graphs())
+@SETTINGS
+def test_every_method_agrees_with_the_serial_scheduled_version(app, algo, g):
+    n, src, dst, w = g
+    G = ordo.Graph.from_edges(src, dst, w + 1, num_nodes=n)
+    expected = run_app(app, G, scheduler="serial", algo="priority")
+    got, rep = run_app(app, G, algo=algo, threads=8, report=True)
+    assert rep["algo"] == algo
+    if app == "pagerank":
+        assert np.abs(got - expected).sum() < 1e-7
+    elif app == "mst":
+        assert all(np.array_equal(a, b) for a, b in zip(got, expected))
+    else:
+        assert np.array_equal(got, expected)
+
+
+def test_methods_are_chosen_and_checked():
+    G = ordo.Graph.from_edges([0, 1, 2], [1, 2, 0])
+    # auto: the frontier method, unless a scheduler is named.
+    assert ordo.bfs(G, 0, report=True)[1]["algo"] == "direction"
+    assert ordo.bfs(G, 0, scheduler="obim", report=True)[1]["algo"] == "priority"
+    assert ordo.pagerank(G, priority="prd", report=True)[1]["algo"] == "priority"
+    with pytest.raises(ValueError, match="frontier executor"):
+        ordo.cc(G, algo="afforest", scheduler="obim")
+    with pytest.raises(ValueError, match="choose from auto, peel, priority"):
+        ordo.kcore(G, algo="bogus")
