@@ -20,9 +20,15 @@ pub struct Queue {
 /// zero pages, so a queue of `n` ids costs nothing until it is written (a road graph's BFS
 /// writes a few thousand of its millions of slots).
 pub fn zeroed_u32s(n: usize) -> Vec<AtomicU32> {
+    filled_u32s(n, 0)
+}
+
+/// `n` atomics holding `value`, filled as a plain vector is (a vectorized fill; building the
+/// atomics one by one is not).
+pub fn filled_u32s(n: usize, value: u32) -> Vec<AtomicU32> {
     const { assert!(std::mem::size_of::<AtomicU32>() == std::mem::size_of::<u32>()) };
     const { assert!(std::mem::align_of::<AtomicU32>() == std::mem::align_of::<u32>()) };
-    let mut v = std::mem::ManuallyDrop::new(vec![0u32; n]);
+    let mut v = std::mem::ManuallyDrop::new(vec![value; n]);
     // SAFETY: `AtomicU32` has the same size, alignment (asserted above) and bit validity as
     // `u32`, so the allocation is a valid `[AtomicU32]` of the same length and capacity, and
     // the allocator sees the same layout when the new vector frees it.

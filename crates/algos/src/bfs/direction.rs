@@ -6,7 +6,8 @@
 //! unexplored edges divided by [`ALPHA`], the search turns bottom-up: every unvisited node scans
 //! its in-neighbours for one in the dense frontier (a bitmap) and stops at the first, which
 //! skips most edges while the frontier holds a large part of the graph (social graphs). It
-//! turns back when the frontier shrinks below `n /` [`BETA`] and stops growing. Road graphs
+//! turns back when the frontier shrinks below `n /` [`BETA`] and stops growing. ordo also asks
+//! the frontier's edges to be at least `n /` [`SCAN`] before turning (see there). Road graphs
 //! never reach the threshold and stay top-down; there the gain over the priority version is
 //! one barrier per level instead of a scheduler operation per node.
 //!
@@ -14,7 +15,7 @@
 //! [`serial_bfs`](super::serial_bfs).
 
 use super::{BfsOutput, BfsStats, UNREACHED};
-use ordo_exec::frontier::{Bitmap, Queue, QueueRing, QueueWriter};
+use ordo_exec::frontier::{filled_u32s, Bitmap, Queue, QueueRing, QueueWriter};
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
 
@@ -26,6 +27,12 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 pub const ALPHA: u64 = 15;
 /// Turn back top-down when the frontier is below n / BETA and shrinking.
 pub const BETA: u64 = 18;
+/// ordo's addition to the paper's rule: turn bottom-up only when the frontier's out-edges are
+/// also at least n / SCAN, since a bottom-up step scans every node. Without it a road graph's
+/// last few levels (few unexplored edges left, so the ALPHA test passes with a frontier of a
+/// few hundred edges) turn bottom-up and scan all n nodes each: on NY, 5 scans of 264K nodes,
+/// a third of the search's instructions.
+pub const SCAN: u64 = 8;
 
 /// Nodes per chunk of a bottom-up step: a multiple of 64, so a worker owns whole bitmap words.
 const BOTTOM_UP_CHUNK: usize = 1024;
@@ -40,6 +47,8 @@ struct Shared<'g> {
     /// reads `queues.input(k)` and appends to `queues.output(k)`.
     queues: QueueRing,
     bitmaps: [Bitmap; 2],
+    /// Eight times the mean out-degree: a generous estimate of a frontier node's out-edges.
+    degree_estimate: u64,
 }
 
 #[derive(Default)]
@@ -71,9 +80,10 @@ pub fn run(
     let s = Shared {
         g,
         incoming,
-        level: (0..n).map(|_| AtomicU32::new(UNREACHED)).collect(),
+        level: filled_u32s(n, UNREACHED),
         queues: QueueRing::new(n),
         bitmaps: [Bitmap::new(n), Bitmap::new(n)],
+        degree_estimate: 8 * (g.num_edges() / n.max(1)) as u64 + 8,
     };
     s.level[source as usize].store(0, Relaxed);
     s.queues.input(0).fill([source]);
@@ -106,7 +116,7 @@ fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
     let mut unexplored = s.g.num_edges() as u64;
     let (mut front, mut next) = (&s.bitmaps[0], &s.bitmaps[1]);
     while len > 0 {
-        if scout > unexplored / ALPHA {
+        if scout > unexplored / ALPHA && scout > n as u64 / SCAN {
             queue_to_bitmap(team, s.queues.input(k), len, front)?;
             let mut awake = len as u64;
             loop {
@@ -127,18 +137,26 @@ fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
         } else {
             unexplored = unexplored.saturating_sub(scout);
             s.queues.start(k, team.worker());
-            scout = top_down(s, team, k, len, depth, &mut c)?;
+            top_down(s, team, k, len, depth, &mut c)?;
             depth += 1;
             c.top_down += 1;
             k += 1;
             len = s.queues.input(k).len();
+            // The new frontier's out-edges matter only if they might pass n / SCAN: on a road
+            // graph they never do, and summing them costs a cache miss per node. Skipped levels
+            // count 0, which only leaves `unexplored` high (the ALPHA test stricter); the
+            // estimate is generous, and a frontier of hubs is large by the next level anyway.
+            scout = if (len as u64).saturating_mul(s.degree_estimate) > n as u64 / SCAN {
+                frontier_edges(s, team, k, len)?
+            } else {
+                0
+            };
         }
     }
     Ok(c)
 }
 
-/// Expands the frontier `queues.input(k)` into `queues.output(k)`; returns the new frontier's
-/// out-edges.
+/// Expands the frontier `queues.input(k)` into `queues.output(k)`.
 fn top_down(
     s: &Shared,
     team: &Team,
@@ -146,13 +164,14 @@ fn top_down(
     len: usize,
     depth: u32,
     c: &mut Counts,
-) -> Result<u64, Stopped> {
+) -> Result<(), Stopped> {
     let (offsets, targets) = (s.g.offsets(), s.g.targets());
     let frontier = s.queues.input(k);
     let mut out = QueueWriter::new(s.queues.output(k));
     let next = depth + 1;
+    // One worker claims a node with a plain store: no other worker can race it.
+    let single = team.workers() == 1;
     team.for_chunks(len, TOP_DOWN_CHUNK, |r| {
-        let mut scout = 0;
         c.stats.tasks += r.len() as u64;
         for i in r {
             let u = frontier.get(i) as usize;
@@ -160,18 +179,34 @@ fn top_down(
                 let slot = &s.level[v as usize];
                 // Relaxed: a level is a word carrying no other data; the barrier ending the
                 // step publishes it with the queue.
-                if slot.load(Relaxed) == UNREACHED
-                    && slot
-                        .compare_exchange(UNREACHED, next, Relaxed, Relaxed)
-                        .is_ok()
-                {
+                if slot.load(Relaxed) != UNREACHED {
+                    continue;
+                }
+                let claimed = single || {
+                    let swap = slot.compare_exchange(UNREACHED, next, Relaxed, Relaxed);
+                    swap.is_ok()
+                };
+                if claimed {
+                    if single {
+                        slot.store(next, Relaxed);
+                    }
                     out.push(v);
-                    scout += offsets[v as usize + 1] - offsets[v as usize];
                 }
             }
         }
         out.flush();
-        scout
+        0
+    })
+    .map(drop)
+}
+
+/// The out-edges of the `len` nodes of `queues.input(k)`.
+fn frontier_edges(s: &Shared, team: &Team, k: usize, len: usize) -> Result<u64, Stopped> {
+    let (offsets, frontier) = (s.g.offsets(), s.queues.input(k));
+    team.for_chunks(len, 1024, |r| {
+        r.map(|i| frontier.get(i) as usize)
+            .map(|v| offsets[v + 1] - offsets[v])
+            .sum()
     })
 }
 
