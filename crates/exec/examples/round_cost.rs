@@ -12,7 +12,11 @@ fn main() {
         .skip(1)
         .map(|a| a.parse().expect("thread counts are numbers"))
         .collect();
-    let threads = if threads.is_empty() { vec![1, 2] } else { threads };
+    let threads = if threads.is_empty() {
+        vec![1, 2]
+    } else {
+        threads
+    };
     for t in threads {
         let cfg = ExecConfig::new(t);
         let start = Instant::now();
