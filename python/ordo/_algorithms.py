@@ -152,12 +152,13 @@ def pagerank(
     **params: Any,
 ) -> Any:
     """PageRank scores (float64, summing to 1) with damping 0.85, as networkx computes them
-    (dangling nodes spread their rank uniformly); the total error is within about
-    ``num_nodes * tol``, like networkx's ``tol``.
+    (dangling nodes spread their rank uniformly). ``tol`` means what networkx's does; the
+    report's ``error_bound`` bounds the L1 distance to the exact scores.
 
-    ``algo``: ``"pull"`` (Jacobi iteration over in-edges until an iteration changes the
-    scores by less than ``num_nodes * tol`` in L1, networkx's rule; the fastest),
-    ``"priority"`` (residual pushing with priorities from the residual:
+    ``algo``: ``"pull"`` (Gauss-Seidel sweeps over in-edges until a sweep changes the scores
+    by less than ``num_nodes * tol`` in L1, networkx's rule; the fastest), ``"pull-jacobi"``
+    (the same with Jacobi iterations), ``"priority"`` (residual pushing with priorities
+    from the residual:
     ``priority="pr"``, its whole part, or ``"prd"``, three decimals: seed 000's PR and
     PR-D), or ``"auto"``: pull unless a scheduler, its parameters or ``priority`` are given.
     Edge weights are ignored.

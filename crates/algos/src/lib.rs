@@ -1,12 +1,18 @@
 //! ordo-algos: graph applications written once against the scheduler contract. Each module
 //! has the same shape: what it computes and its references, the parallel operator over
-//! [`ordo_exec::for_each`], a simple serial oracle, and a verifier.
+//! [`ordo_exec::for_each`], a simple serial oracle, and a verifier. Five also have the fastest
+//! known method on the frontier executor ([`ordo_exec::run_team`]) in a submodule, which the
+//! front ends run by default ([`variants`]).
 //!
-//! * [`sssp`], [`bfs`], [`astar`]: paths, prioritized by distance (plus an estimate for A*).
-//! * [`cc`]: connected components, prioritized by label.
-//! * [`kcore`]: core numbers by peeling, prioritized by the current degree estimate.
-//! * [`mst`]: minimum spanning forest by Boruvka with merging, prioritized by degree.
-//! * [`pagerank`]: residual-pushing PageRank, prioritized by residual (PR and PR-D).
+//! * [`sssp`], [`bfs`], [`astar`]: paths, prioritized by distance (plus an estimate for A*);
+//!   [`bfs::direction`]: direction-optimizing BFS.
+//! * [`cc`]: connected components, prioritized by label; [`cc::afforest`].
+//! * [`kcore`]: core numbers by peeling, prioritized by the current degree estimate;
+//!   [`kcore::peel`]: bucketed peeling by levels.
+//! * [`mst`]: minimum spanning forest by Boruvka with merging, prioritized by degree;
+//!   [`mst::boruvka`]: parallel Boruvka rounds with light-edge filtering.
+//! * [`pagerank`]: residual-pushing PageRank, prioritized by residual (PR and PR-D);
+//!   [`pagerank::pull`]: pull iteration with an L1-change stopping rule.
 //! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
 //! * [`bc`]: betweenness centrality on sampled sources, level-synchronous, with seed 001's
 //!   adaptive data layout and NUMA-aware work queues (its own queues, not a priority scheduler).
@@ -28,6 +34,7 @@ pub mod kcore;
 pub mod mst;
 pub mod named;
 pub mod pagerank;
+mod parents;
 pub mod pfp;
 pub mod sssp;
 pub mod tc;

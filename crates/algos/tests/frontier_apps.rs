@@ -23,6 +23,14 @@ fn graph(n: u32, edges: &[(u32, u32)], symmetrize: bool) -> Graph {
     el.build(&opts, IdBase::Zero).unwrap()
 }
 
+/// Runs `method` on 1, 2 and 8 workers and checks each result against the oracle's.
+fn agrees_at_1_2_8<T: PartialEq>(what: &str, expected: &T, method: impl Fn(&ExecConfig) -> T) {
+    for threads in [1, 2, 8] {
+        let got = method(&ExecConfig::new(threads));
+        assert!(got == *expected, "{what} x{threads}");
+    }
+}
+
 fn arb_graph() -> impl Strategy<Value = (Graph, bool)> {
     (1u32..80, any::<bool>()).prop_flat_map(|(n, sym)| {
         // Dense enough, sometimes, that the frontier outgrows m / 15 and the search turns
@@ -87,11 +95,9 @@ fn afforest_on_generated_graphs_with_a_giant_component_and_many_small_ones() {
         ("grid", gen::road_grid(100, 100, 2, &opts).unwrap()),
     ];
     for (name, g) in &graphs {
-        let expected = cc::serial_cc(g);
-        for threads in [1, 2, 8] {
-            let out = cc::afforest::run(g, &ExecConfig::new(threads)).unwrap();
-            assert!(out.label == expected, "{name} x{threads}");
-        }
+        agrees_at_1_2_8(name, &cc::serial_cc(g), |cfg| {
+            cc::afforest::run(g, cfg).unwrap().label
+        });
     }
 }
 
@@ -171,11 +177,9 @@ fn afforest_on_real_graphs() {
         let Some(g) = load_shared(name, true) else {
             return;
         };
-        let expected = cc::serial_cc(&g);
-        for threads in [1, 2, 8] {
-            let out = cc::afforest::run(&g, &ExecConfig::new(threads)).unwrap();
-            assert!(out.label == expected, "{name} x{threads}");
-        }
+        agrees_at_1_2_8(name, &cc::serial_cc(&g), |cfg| {
+            cc::afforest::run(&g, cfg).unwrap().label
+        });
     }
 }
 
@@ -277,11 +281,9 @@ fn peeling_on_generated_and_real_graphs() {
         }
     }
     for (name, g) in &graphs {
-        let expected = kcore::serial_kcore(g);
-        for threads in [1, 2, 8] {
-            let out = kcore::peel::run(g, &ExecConfig::new(threads)).unwrap();
-            assert!(out.core == expected, "{name} x{threads}");
-        }
+        agrees_at_1_2_8(name, &kcore::serial_kcore(g), |cfg| {
+            kcore::peel::run(g, cfg).unwrap().core
+        });
     }
 }
 
@@ -335,10 +337,8 @@ fn boruvka_on_generated_and_real_graphs() {
         graphs.push(("amsterdam", simple(&g)));
     }
     for (name, g) in &graphs {
-        let expected = mst::kruskal(g);
-        for threads in [1, 2, 8] {
-            let out = mst::boruvka::run(g, &ExecConfig::new(threads)).unwrap();
-            assert!(out.edges == expected, "{name} x{threads}");
-        }
+        agrees_at_1_2_8(name, &mst::kruskal(g), |cfg| {
+            mst::boruvka::run(g, cfg).unwrap().edges
+        });
     }
 }

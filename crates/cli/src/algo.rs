@@ -3,10 +3,15 @@
 
 use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
-use crate::run::{exec_config_threads, exec_error, AppOutput, Runs};
+use crate::load::LoadedInput;
+use crate::output::sched_json;
+use crate::run::{exec_config_threads, exec_error, AppOutput, AppRun, Runs};
+use ordo_algos::in_edges::InEdges;
 use ordo_algos::variants::{Variant, Variants};
 use ordo_exec::{ExecConfig, ExecError};
+use ordo_graph::{Graph, InputFlags};
 use serde_json::json;
+use std::time::Instant;
 
 /// What in the run flags asks for a priority scheduler, if anything does.
 pub fn scheduler_request(run: &RunArgs) -> Option<String> {
@@ -35,27 +40,59 @@ pub fn resolve(variants: &Variants, asked: &str, run: &RunArgs) -> CliResult<&'s
         .map_err(CliError::usage)
 }
 
-/// A method on the frontier executor, run `--repeat` times.
-pub struct FrontierRun<O> {
-    pub cfg: ExecConfig,
+/// An application's runs by whichever method ran, with the fields every report gives.
+pub struct MethodRuns<O> {
+    /// The `scheduler`, `scheduler_label` and `params` fields.
+    pub sched: serde_json::Value,
+    pub threads: usize,
     pub runs: Runs<O>,
 }
 
-/// Runs `once` `--repeat` times on the frontier executor with the run's threads.
-pub fn run_frontier<O: AppOutput>(
+/// Runs `method` `--repeat` times: `scheduled` (one of `run_app`'s forms, bound to the
+/// application) when it is the priority version, else `frontier` on the frontier executor
+/// with the run's threads.
+pub fn run_method<O: AppOutput>(
     run: &RunArgs,
-    once: impl Fn(&ExecConfig) -> Result<O, ExecError>,
-) -> CliResult<FrontierRun<O>> {
+    method: &Variant,
+    scheduled: impl FnOnce() -> CliResult<AppRun<O>>,
+    frontier: impl Fn(&ExecConfig) -> Result<O, ExecError>,
+) -> CliResult<MethodRuns<O>> {
+    if method.scheduled {
+        let r = scheduled()?;
+        return Ok(MethodRuns {
+            sched: sched_json(&r.sched),
+            threads: r.cfg.threads,
+            runs: r.runs,
+        });
+    }
     let cfg = exec_config_threads(run, None)?;
-    let runs = Runs::collect(run.repeat, || once(&cfg).map_err(exec_error))?;
-    Ok(FrontierRun { cfg, runs })
+    let runs = Runs::collect(run.repeat, || frontier(&cfg).map_err(exec_error))?;
+    Ok(MethodRuns {
+        sched: json!({
+            "scheduler": "none",
+            "scheduler_label": format!("{} (frontier executor)", method.name),
+            "params": {},
+        }),
+        threads: cfg.threads,
+        runs,
+    })
 }
 
-/// The `scheduler`, `scheduler_label` and `params` fields of a run without a scheduler.
-pub fn frontier_sched_json(v: &Variant) -> serde_json::Value {
-    json!({
-        "scheduler": "none",
-        "scheduler_label": format!("{} (frontier executor)", v.name),
-        "params": {},
-    })
+/// Gives the input graph in-edges for the pull-style methods: its transpose, or nothing when
+/// `--symmetrize` made it its own. Built once, outside the timed runs (as GAPBS builds it
+/// while loading); returns the seconds that took.
+pub fn prepare_in_edges(li: &mut LoadedInput, flags: &InputFlags) -> f64 {
+    let start = Instant::now();
+    if !flags.symmetrize {
+        li.graph.build_transpose();
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// The in-edges [`prepare_in_edges`] gave `g`.
+pub fn in_edges<'g>(g: &'g Graph, flags: &InputFlags) -> InEdges<'g> {
+    match flags.symmetrize {
+        true => InEdges::symmetric(g),
+        false => InEdges::transpose(g).expect("prepare_in_edges built the transpose"),
+    }
 }

@@ -1,16 +1,14 @@
 //! `ordo sssp`, `ordo bfs` and `ordo astar`: the path applications.
 
-use crate::algo::{frontier_sched_json, resolve, run_frontier};
+use crate::algo::{in_edges, prepare_in_edges, resolve, run_method};
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{note, CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{finish, finish_runs, sched_json, verify_runs, verify_with, write_out};
+use crate::output::{finish, finish_runs, verify_runs, verify_with, write_out};
 use crate::run::{run_app, run_app_labelled, sched_delta};
-use ordo_algos::bfs::direction::InEdges;
 use ordo_algos::{astar, bfs, named, sssp, variants};
 use ordo_graph::WeightSpec;
 use serde_json::json;
-use std::time::Instant;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SsspArgs {
@@ -226,33 +224,22 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
     let mut li = load_noted(&a.input)?;
     let src = source_of(&li, a.source)?;
     let algo = resolve(&variants::BFS, &a.algo, &a.run)?;
-    let mut prep_s = None;
-    let (sched, threads, runs) = if algo.scheduled {
-        let g = &li.graph;
-        let r = run_app_labelled(
+    // Bottom-up steps read in-edges.
+    let prep_s = (!algo.scheduled).then(|| prepare_in_edges(&mut li, &a.input.flags));
+    let g = &li.graph;
+    let scheduled = || {
+        run_app_labelled(
             &a.run,
             Some(0),
             || widen(&bfs::serial_bfs(g, src)),
             |s, cfg| named::bfs(s, cfg, g, src),
-        )?;
-        (sched_json(&r.sched), r.cfg.threads, r.runs)
-    } else {
-        // Bottom-up steps read in-edges: a symmetrized graph's own, else the transpose (built
-        // once, outside the timed runs, as GAPBS builds it while loading).
-        let start = Instant::now();
-        if !a.input.flags.symmetrize {
-            li.graph.build_transpose();
-        }
-        prep_s = Some(start.elapsed().as_secs_f64());
-        let g = &li.graph;
-        let incoming = match a.input.flags.symmetrize {
-            true => InEdges::symmetric(g),
-            false => InEdges::transpose(g).expect("built above"),
-        };
-        let r = run_frontier(&a.run, |cfg| bfs::direction::run(g, incoming, src, cfg))?;
-        (frontier_sched_json(algo), r.cfg.threads, r.runs)
+        )
     };
-    let g = &li.graph;
+    let r = run_method(&a.run, algo, scheduled, |cfg| {
+        let incoming = in_edges(g, &a.input.flags);
+        bfs::direction::run(g, incoming, src, cfg)
+    })?;
+    let runs = &r.runs;
     let verified = verify_runs(&a.run, g, runs.results.iter().map(|o| &o.level[..]), || {
         bfs::serial_bfs(g, src)
     })?;
@@ -263,9 +250,9 @@ pub fn bfs_cmd(a: &BfsArgs) -> CliResult {
         "bfs",
         &li,
         &a.run,
-        sched,
-        threads,
-        &runs,
+        r.sched,
+        r.threads,
+        runs,
         &verified,
         json!({
             "algo": algo.name,

@@ -129,12 +129,17 @@ app_output!(
     cc::CcOutput,
     kcore::KcoreOutput,
     pagerank::PrOutput,
-    pagerank::pull::PullOutput,
     mst::MstOutput,
     tc::TcOutput,
     ordo_algos::bc::BcOutput,
     ordo_algos::pfp::PfpOutput
 );
+
+impl AppOutput for pagerank::Scores {
+    fn report(&self) -> &RunReport {
+        self.report()
+    }
+}
 
 /// One application's runs with the scheduler and executor configuration they used.
 pub struct AppRun<O> {

@@ -1,12 +1,12 @@
 //! `ordo cc`, `ordo kcore`, `ordo tc` and `ordo mst`: applications on the undirected simple view of the
 //! input (both directions of every arc, no self-loops, no parallel arcs).
 
-use crate::algo::{frontier_sched_json, resolve, run_frontier};
+use crate::algo::{resolve, run_method};
 use crate::apps::widen;
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{finish, finish_runs, sched_json, verify_runs, verify_with, write_out};
+use crate::output::{finish, finish_runs, verify_runs, verify_with, write_out};
 use crate::run::{run_app, run_app_labelled};
 use ordo_algos::{cc, kcore, mst, named, tc, variants};
 use ordo_graph::Graph;
@@ -77,18 +77,17 @@ pub fn cc_cmd(a: &CcArgs) -> CliResult {
     let g = &g;
     let run = &a.app.run;
     let algo = resolve(&variants::CC, &a.algo, run)?;
-    let (sched, threads, runs) = if algo.scheduled {
-        let r = run_app_labelled(
+    let scheduled = || {
+        let delta = Some(cc::default_delta(g));
+        run_app_labelled(
             run,
-            Some(cc::default_delta(g)),
+            delta,
             || widen(&cc::serial_cc(g)),
             |s, cfg| named::cc(s, cfg, g),
-        )?;
-        (sched_json(&r.sched), r.cfg.threads, r.runs)
-    } else {
-        let r = run_frontier(run, |cfg| cc::afforest::run(g, cfg))?;
-        (frontier_sched_json(algo), r.cfg.threads, r.runs)
+        )
     };
+    let r = run_method(run, algo, scheduled, |cfg| cc::afforest::run(g, cfg))?;
+    let runs = &r.runs;
     let verified = verify_runs(run, g, runs.results.iter().map(|o| &o.label[..]), || {
         cc::serial_cc(g)
     })?;
@@ -100,9 +99,9 @@ pub fn cc_cmd(a: &CcArgs) -> CliResult {
         "cc",
         &li,
         run,
-        sched,
-        threads,
-        &runs,
+        r.sched,
+        r.threads,
+        runs,
         &verified,
         json!({
             "algo": algo.name,
@@ -124,18 +123,17 @@ pub fn kcore_cmd(a: &KcoreArgs) -> CliResult {
     let g = &g;
     let run = &a.app.run;
     let algo = resolve(&variants::KCORE, &a.algo, run)?;
-    let (sched, threads, runs) = if algo.scheduled {
-        let r = run_app_labelled(
+    let scheduled = || {
+        let delta = Some(kcore::default_delta(g));
+        run_app_labelled(
             run,
-            Some(kcore::default_delta(g)),
+            delta,
             || widen(&kcore::serial_kcore(g)),
             |s, cfg| named::kcore(s, cfg, g),
-        )?;
-        (sched_json(&r.sched), r.cfg.threads, r.runs)
-    } else {
-        let r = run_frontier(run, |cfg| kcore::peel::run(g, cfg))?;
-        (frontier_sched_json(algo), r.cfg.threads, r.runs)
+        )
     };
+    let r = run_method(run, algo, scheduled, |cfg| kcore::peel::run(g, cfg))?;
+    let runs = &r.runs;
     let verified = verify_runs(run, g, runs.results.iter().map(|o| &o.core[..]), || {
         kcore::serial_kcore(g)
     })?;
@@ -146,9 +144,9 @@ pub fn kcore_cmd(a: &KcoreArgs) -> CliResult {
         "kcore",
         &li,
         run,
-        sched,
-        threads,
-        &runs,
+        r.sched,
+        r.threads,
+        runs,
         &verified,
         json!({
             "algo": algo.name,
@@ -210,13 +208,9 @@ pub fn mst_cmd(a: &MstArgs) -> CliResult {
     let g = &g;
     let run = &a.app.run;
     let algo = resolve(&variants::MST, &a.algo, run)?;
-    let (sched, threads, runs) = if algo.scheduled {
-        let r = run_app(run, Some(0), |s, cfg| named::mst(s, cfg, g))?;
-        (sched_json(&r.sched), r.cfg.threads, r.runs)
-    } else {
-        let r = run_frontier(run, |cfg| mst::boruvka::run(g, cfg))?;
-        (frontier_sched_json(algo), r.cfg.threads, r.runs)
-    };
+    let scheduled = || run_app(run, Some(0), |s, cfg| named::mst(s, cfg, g));
+    let r = run_method(run, algo, scheduled, |cfg| mst::boruvka::run(g, cfg))?;
+    let runs = &r.runs;
     let verified = verify_with(
         run,
         || mst::kruskal(g),
@@ -237,9 +231,9 @@ pub fn mst_cmd(a: &MstArgs) -> CliResult {
         "mst",
         &li,
         run,
-        sched,
-        threads,
-        &runs,
+        r.sched,
+        r.threads,
+        runs,
         &verified,
         json!({
             "algo": algo.name,

@@ -6,7 +6,7 @@
 use crate::errors::{exec_error, value_error};
 use crate::graph::PyGraph;
 use crate::running::{
-    choose_algo, exec_config, interruptible, report_dict, run_config, run_frontier,
+    choose_algo, exec_config, interruptible, report_dict, run_config, run_method,
 };
 use numpy::IntoPyArray;
 use ordo_algos as algos;
@@ -14,9 +14,11 @@ use ordo_algos::astar::Geometry;
 use ordo_algos::bc::{BcConfig, Layout, Queues};
 use ordo_algos::in_edges::InEdges;
 use ordo_algos::named;
+use ordo_algos::pagerank::pull::{self, Sweep};
 use ordo_algos::pagerank::PriorityKind;
+use ordo_algos::pagerank::Scores;
 use ordo_algos::pfp::{self, PfpError};
-use ordo_algos::variants::{self, Variant};
+use ordo_algos::variants;
 use ordo_exec::RunReport;
 use ordo_graph::Graph;
 use pyo3::prelude::*;
@@ -123,22 +125,19 @@ pub fn bfs<'py>(
     let pg = graph.get();
     let src = pg.node("source", source)?;
     let method = choose_algo(&variants::BFS, algo, scheduler, params, None)?;
-    let (out, label) = if method.scheduled {
-        let g = pg.graph();
-        // Priority = level: one bucket per level.
-        let rc = run_config(scheduler, params, None, Some(0), threads)?;
-        (
-            rc.run(py, |s, e| named::bfs(s, e, g, src))?,
-            rc.sched.label(),
-        )
-    } else {
-        let g = interruptible(py, None, || pg.with_in_edges())?;
-        let incoming = InEdges::transpose(g).expect("built with the transpose");
-        let (out, _) = run_frontier(py, threads, |e| {
+    let (out, label) = run_method(
+        py,
+        method,
+        scheduler,
+        params,
+        Some(0), // priority = level: one bucket per level
+        threads,
+        |s, e| named::bfs(s, e, pg.graph(), src),
+        |e| {
+            let (g, incoming) = with_in_edges(pg)?;
             algos::bfs::direction::run(g, incoming, src, e)
-        })?;
-        (out, frontier_label(method))
-    };
+        },
+    )?;
     let level = as_float(&out.level, algos::bfs::UNREACHED).into_pyarray(py);
     let extra = vec![
         ("algo", any(py, method.name)?),
@@ -147,9 +146,10 @@ pub fn bfs<'py>(
     answer(py, level.into_any(), report, &label, &out.report, extra)
 }
 
-/// The report's scheduler label for a method on the frontier executor.
-fn frontier_label(method: &Variant) -> String {
-    format!("{} (frontier executor)", method.name)
+/// The graph with its transpose (built once and cached) and those in-edges.
+fn with_in_edges(pg: &PyGraph) -> Result<(&Graph, InEdges<'_>), ordo_exec::ExecError> {
+    let g = pg.with_in_edges();
+    Ok((g, InEdges::transpose(g).expect("built with the transpose")))
 }
 
 #[pyfunction]
@@ -254,37 +254,48 @@ pub fn pagerank<'py>(
         params,
         asked.as_deref(),
     )?;
-    if !method.scheduled {
-        let g = interruptible(py, None, || pg.with_in_edges())?;
-        let incoming = InEdges::transpose(g).expect("built with the transpose");
-        let (out, _) = run_frontier(py, threads, |e| {
-            let sweep = algos::pagerank::pull::Sweep::of_method(method.name);
-            algos::pagerank::pull::run(g, incoming, tolerance, sweep, e)
-        })?;
-        let extra = vec![
-            ("algo", any(py, method.name)?),
-            ("stopping_rule", any(py, "l1-change")?),
-            ("iterations", any(py, out.iterations)?),
-            ("last_change", any(py, out.last_change)?),
-            ("error_bound", any(py, out.error_bound)?),
-        ];
-        let label = frontier_label(method);
-        let scores = out.score.into_pyarray(py);
-        return answer(py, scores.into_any(), report, &label, &out.report, extra);
-    }
-    let g = pg.graph();
-    let rc = run_config(scheduler, params, None, None, threads)?;
-    let out = rc.run(py, |s, e| named::pagerank(s, e, g, tolerance, kind))?;
-    let extra = vec![
+    let (out, label) = run_method(
+        py,
+        method,
+        scheduler,
+        params,
+        None,
+        threads,
+        |s, e| named::pagerank(s, e, pg.graph(), tolerance, kind).map(Scores::Pushed),
+        |e| {
+            let (g, incoming) = with_in_edges(pg)?;
+            let sweep = Sweep::of_method(method.name);
+            pull::run(g, incoming, tolerance, sweep, e).map(Scores::Pulled)
+        },
+    )?;
+    let mut extra = vec![
         ("algo", any(py, method.name)?),
-        ("stopping_rule", any(py, "residual")?),
-        ("error_bound", any(py, out.error_bound)?),
-        ("leftover_residual", any(py, out.leftover)?),
-        ("empty_takes", any(py, out.empty_takes)?),
+        ("error_bound", any(py, out.error_bound())?),
     ];
-    let label = rc.sched.label();
-    let scores = out.score.into_pyarray(py);
-    answer(py, scores.into_any(), report, &label, &out.report, extra)
+    match &out {
+        Scores::Pushed(o) => extra.extend([
+            ("stopping_rule", any(py, "residual")?),
+            ("leftover_residual", any(py, o.leftover)?),
+            ("empty_takes", any(py, o.empty_takes)?),
+        ]),
+        Scores::Pulled(o) => extra.extend([
+            ("stopping_rule", any(py, "l1-change")?),
+            ("iterations", any(py, o.iterations)?),
+            ("last_change", any(py, o.last_change)?),
+        ]),
+    }
+    let (scores, run) = match out {
+        Scores::Pushed(o) => (o.score, o.report),
+        Scores::Pulled(o) => (o.score, o.report),
+    };
+    answer(
+        py,
+        scores.into_pyarray(py).into_any(),
+        report,
+        &label,
+        &run,
+        extra,
+    )
 }
 
 #[pyfunction]
@@ -300,14 +311,17 @@ pub fn cc<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
     let method = choose_algo(&variants::CC, algo, scheduler, params, None)?;
-    let (out, label) = if method.scheduled {
-        let delta = algos::cc::default_delta(g);
-        let rc = run_config(scheduler, params, None, Some(delta), threads)?;
-        (rc.run(py, |s, e| named::cc(s, e, g))?, rc.sched.label())
-    } else {
-        let (out, _) = run_frontier(py, threads, |e| algos::cc::afforest::run(g, e))?;
-        (out, frontier_label(method))
-    };
+    let delta = Some(algos::cc::default_delta(g));
+    let (out, label) = run_method(
+        py,
+        method,
+        scheduler,
+        params,
+        delta,
+        threads,
+        |s, e| named::cc(s, e, g),
+        |e| algos::cc::afforest::run(g, e),
+    )?;
     let values: Vec<i64> = out.label.iter().map(|&x| x as i64).collect();
     let extra = vec![
         ("algo", any(py, method.name)?),
@@ -338,14 +352,17 @@ pub fn kcore<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
     let method = choose_algo(&variants::KCORE, algo, scheduler, params, None)?;
-    let (out, label) = if method.scheduled {
-        let delta = algos::kcore::default_delta(g);
-        let rc = run_config(scheduler, params, None, Some(delta), threads)?;
-        (rc.run(py, |s, e| named::kcore(s, e, g))?, rc.sched.label())
-    } else {
-        let (out, _) = run_frontier(py, threads, |e| algos::kcore::peel::run(g, e))?;
-        (out, frontier_label(method))
-    };
+    let delta = Some(algos::kcore::default_delta(g));
+    let (out, label) = run_method(
+        py,
+        method,
+        scheduler,
+        params,
+        delta,
+        threads,
+        |s, e| named::kcore(s, e, g),
+        |e| algos::kcore::peel::run(g, e),
+    )?;
     let values: Vec<i64> = out.core.iter().map(|&x| x as i64).collect();
     let extra = vec![
         ("algo", any(py, method.name)?),
@@ -375,14 +392,16 @@ pub fn mst<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
     let method = choose_algo(&variants::MST, algo, scheduler, params, None)?;
-    let (out, label) = if method.scheduled {
-        // Priority = component degree, one bucket each.
-        let rc = run_config(scheduler, params, None, Some(0), threads)?;
-        (rc.run(py, |s, e| named::mst(s, e, g))?, rc.sched.label())
-    } else {
-        let (out, _) = run_frontier(py, threads, |e| algos::mst::boruvka::run(g, e))?;
-        (out, frontier_label(method))
-    };
+    let (out, label) = run_method(
+        py,
+        method,
+        scheduler,
+        params,
+        Some(0), // priority = component degree, one bucket each
+        threads,
+        |s, e| named::mst(s, e, g),
+        |e| algos::mst::boruvka::run(g, e),
+    )?;
     let column = |f: fn(&ordo_algos::mst::Edge) -> u32| -> Vec<i64> {
         out.edges.iter().map(|e| f(e) as i64).collect()
     };

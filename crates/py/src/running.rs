@@ -198,14 +198,26 @@ pub fn choose_algo(
         .map_err(value_error)
 }
 
-/// Runs a method of the frontier executor on `threads` workers through [`interruptible`].
-pub fn run_frontier<O: Send>(
+/// Runs `method` and returns its output with the report's scheduler label: `scheduled` on the
+/// scheduler `name` with `params` (the application's `default_delta` hinted) when it is the
+/// priority version, else `frontier` on the frontier executor with `threads` workers.
+#[allow(clippy::too_many_arguments)]
+pub fn run_method<O: Send>(
     py: Python<'_>,
+    method: &ordo_algos::variants::Variant,
+    name: &str,
+    params: Option<&Bound<'_, PyDict>>,
+    default_delta: Option<u32>,
     threads: Option<i64>,
-    work: impl FnOnce(&ExecConfig) -> Result<O, ordo_exec::ExecError> + Send,
-) -> PyResult<(O, ExecConfig)> {
+    scheduled: impl FnOnce(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError> + Send,
+    frontier: impl FnOnce(&ExecConfig) -> Result<O, ordo_exec::ExecError> + Send,
+) -> PyResult<(O, String)> {
+    if method.scheduled {
+        let rc = run_config(name, params, None, default_delta, threads)?;
+        return Ok((rc.run(py, scheduled)?, rc.sched.label()));
+    }
     let exec = exec_config(threads, None)?;
-    let out = interruptible(py, exec.cancel.as_ref(), || work(&exec))?
+    let out = interruptible(py, exec.cancel.as_ref(), || frontier(&exec))?
         .map_err(crate::errors::exec_error)?;
-    Ok((out, exec))
+    Ok((out, format!("{} (frontier executor)", method.name)))
 }

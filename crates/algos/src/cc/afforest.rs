@@ -17,6 +17,7 @@
 //! (NEIGHBOR_ROUNDS + 1).
 
 use super::{CcOutput, CcStats};
+use crate::parents::point_at_root;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -65,12 +66,14 @@ fn components(
     let mut stats = ThreadStats::default();
     for r in 0..NEIGHBOR_ROUNDS {
         team.for_chunks(n, CHUNK, |range| {
+            let mut links = 0;
             for v in range {
                 if let Some(&u) = g.neighbors(v as u32).get(r) {
                     link(comp, v as u32, u);
-                    stats.tasks += 1;
+                    links += 1;
                 }
             }
+            stats.tasks += links;
             0
         })?;
         compress(comp, team)?;
@@ -129,14 +132,7 @@ fn link(comp: &[AtomicU32], u: u32, v: u32) {
 fn compress(comp: &[AtomicU32], team: &Team) -> Result<u64, Stopped> {
     team.for_chunks(comp.len(), CHUNK, |range| {
         for v in range {
-            loop {
-                let p = comp[v].load(Relaxed);
-                let gp = comp[p as usize].load(Relaxed);
-                if p == gp {
-                    break;
-                }
-                comp[v].store(gp, Relaxed);
-            }
+            point_at_root(comp, v);
         }
         0
     })

@@ -18,6 +18,13 @@
 //! decrements free at once, so a level takes one wave unless a worker holds more than
 //! `LOCAL` pending nodes). With one worker the decrements are plain loads and stores, no
 //! read-modify-write.
+//!
+//! Orderings: Relaxed. Scans and waves alternate with barriers between them: a scan only
+//! reads degrees and writes the core numbers of the nodes it peels (each node is in one chunk),
+//! and `smallest` takes one `fetch_min` per worker, read after a barrier. In a wave, degrees
+//! change only by read-modify-writes (each location's modification order is what the "drop to
+//! exactly `level`" test relies on), and a core number is written once, by the worker whose
+//! decrement freed the node.
 
 use super::{KcoreOutput, KcoreStats};
 use ordo_exec::frontier::{QueueRing, QueueWriter};
@@ -211,7 +218,7 @@ impl Shared<'_> {
         let mut next = QueueWriter::new(self.frontiers.output(step));
         // The loop's sum packs (peeled << 32) + handed on: each is below n < 2^32.
         let packed = team.for_chunks(len, PEEL_CHUNK, |r| {
-            let (mut handed_on, mut peeled) = (0u64, 0u64);
+            let (mut handed_on, mut peeled, mut decrements) = (0u64, 0u64, 0u64);
             for i in r {
                 pending.push(frontier.get(i));
                 while let Some(v) = pending.pop() {
@@ -220,7 +227,7 @@ impl Shared<'_> {
                         if slot.load(Relaxed) <= level {
                             continue;
                         }
-                        stats.tasks += 1;
+                        decrements += 1;
                         // Relaxed: a degree is a counter carrying no other data; the barrier
                         // that ends the wave publishes it with the frontier.
                         let before = if single {
@@ -246,6 +253,7 @@ impl Shared<'_> {
                 }
             }
             next.flush();
+            stats.tasks += decrements;
             (peeled << 32) + handed_on
         })?;
         Ok(((packed & 0xffff_ffff) as usize, (packed >> 32) as usize))

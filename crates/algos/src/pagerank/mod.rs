@@ -64,6 +64,39 @@ pub struct PrOutput {
     pub report: RunReport,
 }
 
+/// One run's output by either method, for front ends that report both alike.
+pub enum Scores {
+    /// Residual pushing by priority.
+    Pushed(PrOutput),
+    /// Pull iteration ([`pull`]).
+    Pulled(pull::PullOutput),
+}
+
+impl Scores {
+    /// Scores summing to 1.
+    pub fn score(&self) -> &[f64] {
+        match self {
+            Scores::Pushed(o) => &o.score,
+            Scores::Pulled(o) => &o.score,
+        }
+    }
+
+    /// The L1 distance to the exact scores is at most this.
+    pub fn error_bound(&self) -> f64 {
+        match self {
+            Scores::Pushed(o) => o.error_bound,
+            Scores::Pulled(o) => o.error_bound,
+        }
+    }
+
+    pub fn report(&self) -> &RunReport {
+        match self {
+            Scores::Pushed(o) => &o.report,
+            Scores::Pulled(o) => &o.report,
+        }
+    }
+}
+
 /// `f64` in an `AtomicU64`, with the read-modify-writes residual pushing needs.
 ///
 /// Relaxed is enough: every change is a read-modify-write on one location, so no mass is lost
@@ -97,8 +130,15 @@ impl AtomicF64 {
         }
     }
 
+    #[inline]
     pub fn get(&self) -> f64 {
         f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    /// Overwrites the value: for loops where one worker owns the location.
+    #[inline]
+    pub fn set(&self, x: f64) {
+        self.0.store(x.to_bits(), Ordering::Relaxed)
     }
 
     pub fn into_inner(self) -> f64 {

@@ -23,11 +23,10 @@
 //!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
 
-use super::{PrVerifyError, DAMPING};
+use super::{AtomicF64, PrVerifyError, DAMPING};
 use crate::in_edges::InEdges;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
 pub const MAX_ITERATIONS: u32 = 1000;
@@ -90,18 +89,14 @@ pub fn run(
     let s = State {
         g,
         incoming,
-        value: (0..n).map(|_| AtomicU64::new(0)).collect(),
-        shares: [0, 1].map(|_| (0..n).map(|_| AtomicU64::new(0)).collect()),
+        value: (0..n).map(|_| AtomicF64::new(0.0)).collect(),
+        shares: [0, 1].map(|_| (0..n).map(|_| AtomicF64::new(0.0)).collect()),
     };
     let stop = tolerance * n as f64;
     let (results, time) = run_team(cfg, |team| s.iterate(stop, sweep, team))?;
     let last = results.first().map_or(Last::default(), |r| r.1);
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
-    let value: Vec<f64> = s
-        .value
-        .into_iter()
-        .map(|v| f64::from_bits(v.into_inner()))
-        .collect();
+    let value: Vec<f64> = s.value.into_iter().map(AtomicF64::into_inner).collect();
     let (score, error_bound) = if last.total > 0.0 {
         let b = DAMPING * last.change_raw / (1.0 - DAMPING);
         let score = value.iter().map(|&v| v / last.total).collect();
@@ -121,11 +116,17 @@ pub fn run(
 struct State<'g> {
     g: &'g Graph,
     incoming: InEdges<'g>,
-    /// `y`, as f64 bits.
-    value: Vec<AtomicU64>,
+    /// `y`.
+    value: Vec<AtomicF64>,
     /// `y_u / outdeg(u)` (0 for dangling nodes): Jacobi reads one array and writes the other,
     /// Gauss-Seidel reads and writes the current one.
-    shares: [Vec<AtomicU64>; 2],
+    ///
+    /// Orderings: Relaxed plain loads and stores (`AtomicF64::get`/`set`). A node's value and
+    /// share are written only by the worker whose chunk holds the node; a Gauss-Seidel reader
+    /// in the same pass sees the old share or the new one, either valid for the iteration,
+    /// and the closing Jacobi step, which reads only what the barrier before it published,
+    /// is what the error bound rests on.
+    shares: [Vec<AtomicF64>; 2],
 }
 
 /// What the last iteration measured (alike on every worker).
@@ -137,14 +138,6 @@ struct Last {
     change: f64,
     /// `|y|₁` after the iteration.
     total: f64,
-}
-
-fn get(a: &AtomicU64) -> f64 {
-    f64::from_bits(a.load(Relaxed))
-}
-
-fn set(a: &AtomicU64, x: f64) {
-    a.store(x.to_bits(), Relaxed)
 }
 
 impl State<'_> {
@@ -160,8 +153,8 @@ impl State<'_> {
         let start = 1.0 / n.max(1) as f64;
         team.for_chunks(n, CHUNK, |r| {
             for v in r {
-                set(&self.value[v], start);
-                set(&self.shares[0][v], self.share_of(v, start));
+                self.value[v].set(start);
+                self.shares[0][v].set(self.share_of(v, start));
             }
             0
         })?;
@@ -204,8 +197,8 @@ impl State<'_> {
         let base = (1.0 - DAMPING) / self.g.num_nodes() as f64;
         // Slices, not the vectors: their pointers and lengths then stay in registers across
         // the atomic stores below.
-        let (from, to): (&[AtomicU64], &[AtomicU64]) = (&self.shares[read], &self.shares[write]);
-        let value: &[AtomicU64] = &self.value;
+        let (from, to): (&[AtomicF64], &[AtomicF64]) = (&self.shares[read], &self.shares[write]);
+        let value: &[AtomicF64] = &self.value;
         let (in_offsets, sources) = self.incoming.csr();
         let out_offsets = self.g.offsets();
         let (mut delta, mut total) = (0.0, 0.0);
@@ -220,22 +213,19 @@ impl State<'_> {
             for ((i, o), (val, share)) in ins.zip(outs).zip(nodes) {
                 let mut pulled = 0.0;
                 for &u in &sources[i[0] as usize..i[1] as usize] {
-                    pulled += get(&from[u as usize]);
+                    pulled += from[u as usize].get();
                 }
                 let new = base + DAMPING * pulled;
-                chunk_delta += (new - get(val)).abs();
+                chunk_delta += (new - val.get()).abs();
                 chunk_total += new;
-                set(val, new);
+                val.set(new);
                 // Degrees fit in i64, whose conversion to f64 is one instruction.
                 let degree = (o[1] - o[0]) as i64;
-                set(
-                    share,
-                    if degree == 0 {
-                        0.0
-                    } else {
-                        new / degree as f64
-                    },
-                );
+                share.set(if degree == 0 {
+                    0.0
+                } else {
+                    new / degree as f64
+                });
             }
             delta += chunk_delta;
             total += chunk_total;
