@@ -64,24 +64,29 @@ def sssp(
     threads: Optional[int] = None,
     delta: Optional[int] = None,
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """Shortest-path distances from ``source`` (float64, ``inf`` where unreachable).
 
-    Prioritized by distance; ``delta`` (bucketing schedulers: one bucket per ``2**delta``
-    distance units) defaults to a width picked from the graph: log2(2 x mean weight / mean
-    degree) on small-world graphs, about 4000 tasks per bucket on road networks and meshes.
+    ``algo``: ``"delta-stepping"`` (per-worker bins with bucket fusion on the frontier
+    executor, the fastest), ``"priority"`` (prioritized relaxation on ``scheduler``, what the
+    papers measure), or ``"auto"``: delta-stepping unless a scheduler or its parameters are
+    given. ``delta`` (one bucket per ``2**delta`` distance units, for delta-stepping and the
+    bucketing schedulers) defaults to a width picked from the graph: log2(2 x mean weight /
+    mean degree) on small-world graphs, about 4000 tasks per bucket on road networks and
+    meshes.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], weights=[4, 1, 1, 1], num_nodes=5)
     >>> ordo.sssp(G, 0)
     array([ 0.,  4.,  1.,  2., inf])
     >>> dist, rep = ordo.sssp(G, 0, scheduler="obim", threads=2, delta=1, report=True)
-    >>> rep["scheduler"], rep["threads"]
-    ('obim(delta=1)', 2)
+    >>> rep["scheduler"], rep["algo"], rep["threads"]
+    ('obim(delta=1)', 'priority', 2)
     """
     return _ordo.sssp(
-        _native(G), _node("source", source), scheduler, _threads(threads), _delta(delta),
+        _native(G), _node("source", source), algo, scheduler, _threads(threads), _delta(delta),
         params, report,
     )
 

@@ -47,8 +47,8 @@ class Graph:
 Params = Optional[Dict[str, Any]]
 
 def sssp(
-    graph: Graph, source: int, scheduler: str, threads: Optional[int], delta: Optional[int],
-    params: Params, report: bool,
+    graph: Graph, source: int, algo: str, scheduler: str, threads: Optional[int],
+    delta: Optional[int], params: Params, report: bool,
 ) -> Any: ...
 def bfs(
     graph: Graph, source: int, algo: str, scheduler: str, threads: Optional[int],

@@ -194,7 +194,7 @@ def test_report_fields():
     assert sum(rep["tasks_per_thread"]) == rep["tasks"]
     for key in ["pushes", "empty_pops", "scheduler_counters", "stale_tasks"]:
         assert key in rep
-    _, rep = ordo.sssp(G, 0, report=True)
+    _, rep = ordo.sssp(G, 0, algo="priority", report=True)
     assert rep["scheduler"].startswith("auto:")
     scores, rep = ordo.bc(G, sources=2, report=True)
     assert rep["sources"] == 2 and rep["scheduler"] == "bc-nwq"
@@ -203,6 +203,7 @@ def test_report_fields():
 
 
 METHODS = [
+    ("sssp", "delta-stepping"),
     ("bfs", "direction"),
     ("cc", "afforest"),
     ("kcore", "peel"),
@@ -213,8 +214,8 @@ METHODS = [
 
 
 def run_app(app, G, **kw):
-    if app == "bfs":
-        return ordo.bfs(G, 0, **kw)
+    if app in ("bfs", "sssp"):
+        return getattr(ordo, app)(G, 0, **kw)
     if app == "pagerank":
         return ordo.pagerank(G, tol=1e-11, **kw)
     return getattr(ordo, app)(G, **kw)
@@ -242,6 +243,10 @@ def test_methods_are_chosen_and_checked():
     # auto: the frontier method, unless a scheduler is named.
     assert ordo.bfs(G, 0, report=True)[1]["algo"] == "direction"
     assert ordo.bfs(G, 0, scheduler="obim", report=True)[1]["algo"] == "priority"
+    assert ordo.sssp(G, 0, report=True)[1]["algo"] == "delta-stepping"
+    # delta applies to both SSSP methods: not a scheduler request.
+    assert ordo.sssp(G, 0, delta=3, report=True)[1]["algo"] == "delta-stepping"
+    assert ordo.sssp(G, 0, delta=3, scheduler="obim", report=True)[1]["algo"] == "priority"
     assert ordo.pagerank(G, priority="prd", report=True)[1]["algo"] == "priority"
     with pytest.raises(ValueError, match="frontier executor"):
         ordo.cc(G, algo="afforest", scheduler="obim")

@@ -27,7 +27,19 @@ pub trait DistLabel: Sync + Send + Sized {
     /// Lowers the label to `d` if `d` is smaller; true if this call lowered it. `d` must be
     /// below the type's "unreached" value.
     fn lower(&self, d: u64) -> bool;
+    /// [`lower`](Self::lower) for a label no other thread writes meanwhile (a run with one
+    /// worker): a plain load and store, no atomic read-modify-write.
+    fn lower_unshared(&self, d: u64) -> bool;
+    /// Whether the label is below `d`, a reached distance (the stale test of a task that
+    /// carries `d`): one load and compare, no widening of "unreached".
+    fn below(&self, d: u64) -> bool;
     fn into_u64(self) -> u64;
+
+    /// The label's word (`u32` or `u64`): what a queue of (node, distance) entries stores, so
+    /// that 32-bit labels make 8-byte entries.
+    type Word: Copy + Send + Sync + Into<u64>;
+    /// `d`, which must be below the type's "unreached" value, as a word.
+    fn narrow(d: u64) -> Self::Word;
 }
 
 /// A label word read as a distance: the word's `MAX` (unreached) as `u64::MAX`.
@@ -79,8 +91,32 @@ macro_rules! dist_label {
                 false
             }
 
+            #[inline(always)]
+            fn lower_unshared(&self, d: u64) -> bool {
+                debug_assert!(d < <$word>::MAX as u64);
+                let d = d as $word;
+                let lower = d < self.load(Ordering::Relaxed);
+                if lower {
+                    self.store(d, Ordering::Relaxed);
+                }
+                lower
+            }
+
+            #[inline(always)]
+            fn below(&self, d: u64) -> bool {
+                self.load(Ordering::Relaxed) < d as $word
+            }
+
             fn into_u64(self) -> u64 {
                 widen!(self.into_inner(), $word)
+            }
+
+            type Word = $word;
+
+            #[inline(always)]
+            fn narrow(d: u64) -> $word {
+                debug_assert!(d < <$word>::MAX as u64);
+                d as $word
             }
         }
     };
@@ -170,7 +206,11 @@ mod tests {
         assert!(a.lower(7));
         assert!(!a.lower(9));
         assert!(a.lower(3));
-        assert_eq!(a.into_u64(), 3);
+        assert!(a.below(4) && !a.below(3));
+        assert!(!a.lower_unshared(5));
+        assert!(a.lower_unshared(2));
+        assert_eq!(AtomicU32::narrow(2), 2u32);
+        assert_eq!(a.into_u64(), 2);
         let b = AtomicU64::unreached();
         assert!(b.lower(u64::MAX - 1));
         assert_eq!(b.into_u64(), u64::MAX - 1);

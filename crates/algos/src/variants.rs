@@ -30,6 +30,23 @@ const PRIORITY: Variant = Variant {
     scheduled: true,
 };
 
+/// `ordo sssp`.
+pub const SSSP: Variants = Variants {
+    app: "sssp",
+    list: &[
+        Variant {
+            name: "delta-stepping",
+            about: "delta-stepping with per-worker bins and bucket fusion (GAPBS; Zhang et al., CGO 2020) on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about: "prioritized relaxation (seed 000), on --scheduler: Dijkstra-like on an exact queue, delta-stepping-like on obim",
+            scheduled: true,
+        },
+    ],
+};
+
 /// `ordo bfs`.
 pub const BFS: Variants = Variants {
     app: "bfs",
@@ -114,7 +131,7 @@ pub const MST: Variants = Variants {
 };
 
 /// Every application with more than one method.
-pub const ALL: &[Variants] = &[BFS, CC, PAGERANK, KCORE, MST];
+pub const ALL: &[Variants] = &[SSSP, BFS, CC, PAGERANK, KCORE, MST];
 
 /// The methods of the application `app`, if it has several.
 pub fn of(app: &str) -> Option<&'static Variants> {

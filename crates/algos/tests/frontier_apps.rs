@@ -1,12 +1,12 @@
 //! The frontier-executor applications against their serial oracles: random graphs (directed
-//! and undirected, 1 to 8 workers on this machine's cores), generated graphs that drive every
+//! and undirected, weighted for SSSP, 1 to 8 workers on this machine's cores), generated graphs that drive every
 //! branch (bottom-up steps, sampling), and the shared real graphs when present.
 
 mod common;
 
 use ordo_algos::bfs::{self, direction::InEdges};
 use ordo_algos::pagerank::pull::Sweep;
-use ordo_algos::{cc, kcore, mst, pagerank};
+use ordo_algos::{cc, kcore, mst, pagerank, sssp};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_graph, BuildOptions, EdgeList, Graph, IdBase, LoadOptions};
 use proptest::prelude::*;
@@ -340,5 +340,69 @@ fn boruvka_on_generated_and_real_graphs() {
         agrees_at_1_2_8(name, &mst::kruskal(g), |cfg| {
             mst::boruvka::run(g, cfg).unwrap().edges
         });
+    }
+}
+
+fn weighted_directed() -> impl Strategy<Value = Graph> {
+    (1u32..90).prop_flat_map(|n| {
+        // Weights from 0 (ties, zero-weight cycles) to far past a bucket, so that with small
+        // shifts entries skip buckets and leave the ring for the overflow.
+        let weight = prop_oneof![0u32..4, 0u32..300, 1000u32..5000];
+        prop::collection::vec((0..n, 0..n, weight), 0..500).prop_map(move |e| {
+            let mut el = EdgeList::with_capacity(n, e.len(), true);
+            for &(u, v, w) in &e {
+                el.push(u, v, w);
+            }
+            el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn delta_stepping_equals_dijkstra(
+        g in weighted_directed(), threads in 1usize..9, src in 0u32..90, shift in 0u32..14,
+    ) {
+        let src = src % g.num_nodes() as u32;
+        let out = sssp::delta_step::run(&g, src, shift, &ExecConfig::new(threads)).unwrap();
+        prop_assert_eq!(out.dist, sssp::dijkstra(&g, src));
+    }
+}
+
+#[test]
+fn delta_stepping_on_generated_and_real_graphs() {
+    let weighted = BuildOptions {
+        weights: Some(ordo_graph::WeightSpec::DEFAULT),
+        ..Default::default()
+    };
+    let mut graphs = vec![
+        ("kronecker", gen::kronecker(12, 16, 7, &weighted).unwrap()),
+        (
+            "grid",
+            gen::road_grid(80, 80, 3, &BuildOptions::default()).unwrap(),
+        ),
+    ];
+    for (name, sym) in [
+        ("osm-amsterdam.gr.gz", false),
+        ("soc-Slashdot0902.txt.gz", false),
+    ] {
+        if let Some(mut g) = load_shared(name, sym) {
+            if !g.is_weighted() {
+                g.assign_weights(ordo_graph::WeightSpec::DEFAULT);
+            }
+            graphs.push((name, g));
+        }
+    }
+    for (name, g) in &graphs {
+        // The default bucket width, one far too narrow (many buckets, fusion on every one)
+        // and one far too wide (one bucket, all of it fused or shared).
+        for shift in [sssp::default_delta(g), 0, 30] {
+            let what = format!("{name} shift {shift}");
+            agrees_at_1_2_8(&what, &sssp::dijkstra(g, 0), |cfg| {
+                sssp::delta_step::run(g, 0, shift, cfg).unwrap().dist
+            });
+        }
     }
 }

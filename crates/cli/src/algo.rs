@@ -44,6 +44,8 @@ pub fn resolve(variants: &Variants, asked: &str, run: &RunArgs) -> CliResult<&'s
 pub struct MethodRuns<O> {
     /// The `scheduler`, `scheduler_label` and `params` fields.
     pub sched: serde_json::Value,
+    /// The scheduler the priority version ran on (none for the frontier methods).
+    pub config: Option<ordo_sched::SchedulerConfig>,
     pub threads: usize,
     pub runs: Runs<O>,
 }
@@ -61,6 +63,7 @@ pub fn run_method<O: AppOutput>(
         let r = scheduled()?;
         return Ok(MethodRuns {
             sched: sched_json(&r.sched),
+            config: Some(r.sched),
             threads: r.cfg.threads,
             runs: r.runs,
         });
@@ -73,6 +76,7 @@ pub fn run_method<O: AppOutput>(
             "scheduler_label": format!("{} (frontier executor)", method.name),
             "params": {},
         }),
+        config: None,
         threads: cfg.threads,
         runs,
     })

@@ -17,11 +17,16 @@ pub struct SsspArgs {
     /// Source node, as the file numbers nodes (1-based for DIMACS/METIS/MTX) [default: first node]
     #[arg(long)]
     pub source: Option<u64>,
-    /// Priority shift for bucketing schedulers (auto, obim): one bucket per 2^K distance units
-    /// [default: from the graph: log2(2 x mean weight / mean degree), wider on road networks
-    /// and meshes (about 4000 tasks per bucket)]
+    /// Bucket width of delta-stepping and of bucketing schedulers (auto, obim): one bucket per
+    /// 2^K distance units [default: from the graph: log2(2 x mean weight / mean degree), wider
+    /// on road networks and meshes (about 4000 tasks per bucket)]
     #[arg(long, value_name = "K")]
     pub delta: Option<u32>,
+    /// Method: auto (delta-stepping, or priority when a scheduler is asked for),
+    /// delta-stepping (per-worker bins and bucket fusion, as GAPBS, on the frontier executor),
+    /// priority (prioritized relaxation, seed 000, on --scheduler)
+    #[arg(long, default_value = "auto", value_parser = variants::SSSP.names())]
+    pub algo: String,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -83,31 +88,44 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     ensure_weights(&mut li);
     let src = source_of(&li, a.source)?;
     let g = &li.graph;
+    let algo = resolve(&variants::SSSP, &a.algo, &a.run)?;
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-    let r = run_app_labelled(
-        &a.run,
-        Some(delta),
-        || sssp::dijkstra(g, src),
-        |s, cfg| named::sssp(s, cfg, g, src),
-    )?;
-    let verified = verify_runs(
-        &a.run,
-        g,
-        r.runs.results.iter().map(|o| &o.dist[..]),
-        || sssp::dijkstra(g, src),
-    )?;
-    let out = r.first();
+    let scheduled = || {
+        run_app_labelled(
+            &a.run,
+            Some(delta),
+            || sssp::dijkstra(g, src),
+            |s, cfg| named::sssp(s, cfg, g, src),
+        )
+    };
+    let r = run_method(&a.run, algo, scheduled, |cfg| {
+        sssp::delta_step::run(g, src, delta, cfg)
+    })?;
+    let runs = &r.runs;
+    let verified = verify_runs(&a.run, g, runs.results.iter().map(|o| &o.dist[..]), || {
+        sssp::dijkstra(g, src)
+    })?;
+    let out = &runs.results[0];
     write_out(g, &a.run, &out.dist, sssp::UNREACHABLE)?;
     let (reached, sum, max) = sssp::summarize(&out.dist);
-    finish(
+    // Of the schedulers only the bucketing ones have a delta; delta-stepping always has one.
+    let delta_used = match &r.config {
+        Some(sched) => sched_delta(sched),
+        None => Some(delta),
+    };
+    finish_runs(
         "sssp",
         &li,
         &a.run,
-        &r,
+        r.sched,
+        r.threads,
+        runs,
         &verified,
         json!({
+            "algo": algo.name,
             "source": g.file_id(src),
-            "delta": sched_delta(&r.sched),
+            "delta": delta_used,
+            "rounds": (!algo.scheduled).then_some(out.stats.rounds),
             "weights": li.weights.map(|w| w.to_string()),
             "stale_tasks": out.stats.stale_tasks,
             "improving_relaxations": out.stats.improving_relaxations,
@@ -121,7 +139,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
             "dist_sum": sum as u64,
             "max_dist": max,
         }),
-        &["reached", "dist_sum", "max_dist"],
+        &["algo", "reached", "dist_sum", "max_dist"],
     );
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! What a round of the frontier executor costs: `cargo run --release -p ordo-exec --example
 //! round_cost [THREADS...]` times 20,000 barriers and 20,000 empty `for_chunks` loops per thread
-//! count, and prints nanoseconds per round (docs/measurement.md records the figures).
+//! count, and prints nanoseconds per round and the cost of starting a team (the exec README
+//! records the figures).
 
 use ordo_exec::{run_team, ExecConfig};
 use std::time::Instant;
@@ -18,7 +19,8 @@ fn main() {
         threads
     };
     for t in threads {
-        let cfg = ExecConfig::new(t);
+        let mut cfg = ExecConfig::new(t);
+        cfg.pin = std::env::var_os("NOPIN").is_none();
         let start = Instant::now();
         run_team(&cfg, |team| {
             for _ in 0..ROUNDS {
@@ -37,6 +39,15 @@ fn main() {
         })
         .expect("the team runs");
         let round = start.elapsed().as_nanos() as f64 / ROUNDS as f64;
-        println!("{t} threads: barrier {barrier:.0} ns, for_chunks round {round:.0} ns");
+        // Starting and joining a team: what a run pays once, whatever its length.
+        let starts = 200;
+        let start = Instant::now();
+        for _ in 0..starts {
+            run_team(&cfg, |_| Ok(())).expect("the team runs");
+        }
+        let team = start.elapsed().as_nanos() as f64 / starts as f64 / 1000.0;
+        println!(
+            "{t} threads: barrier {barrier:.0} ns, for_chunks round {round:.0} ns, team start {team:.1} us"
+        );
     }
 }

@@ -9,15 +9,17 @@
 //!
 //! # Contract (SPMD)
 //! Every worker runs the same body and calls the team's collective operations
-//! ([`Team::sum`], [`Team::sum_f64`], [`Team::barrier`], [`Team::for_chunks`]) the same number of times, in the
-//! same order; decisions that steer the control flow are taken from a collective's result
+//! ([`Team::sum`], [`Team::sum_f64`], [`Team::min`], [`Team::barrier`], [`Team::for_chunks`])
+//! the same number of times, in the same order; decisions that steer the control flow are taken from a collective's result
 //! (which every worker receives alike), never from a worker's own view of shared memory.
 //!
 //! # Protocol of `for_chunks`
-//! Loop `k` hands out chunks from cursor `k mod 2` with `fetch_add`, and ends with a barrier.
+//! Loop `k` hands out chunks from cursor `k mod 2` with `fetch_add`, and ends with a barrier
+//! (or, for [`Team::for_chunks_nowait`], is followed by some collective before loop `k + 1`).
 //! Worker 0 resets cursor `(k + 1) mod 2` when loop `k` starts: loop `k - 1`, its last user,
-//! ended at the barrier before (every `fetch_add` on it is done), and loop `k + 1`, its next,
-//! starts after the barrier ending loop `k`, which orders the reset before it.
+//! ended before a barrier that worker 0 has passed (every `fetch_add` on it is done), and loop
+//! `k + 1`, its next, starts after a barrier that follows loop `k`, which orders the reset
+//! before it.
 //!
 //! # Stopping
 //! A worker that panics poisons the barrier: the others return [`Stopped::Poisoned`] from their
@@ -52,8 +54,9 @@ struct Shared<'a> {
     workers: usize,
     barrier: SumBarrier,
     cursors: [CachePadded<AtomicUsize>; 2],
-    /// Each worker's term of a floating-point sum, in two sets used alternately (as the
-    /// cursors are: a set is rewritten two sums later, after every reader passed a barrier).
+    /// Each worker's term of a gather (a floating-point sum or a minimum), in two sets used
+    /// alternately (as the cursors are: a set is rewritten two gathers later, after every
+    /// reader passed a barrier).
     terms: [Vec<CachePadded<[AtomicU64; MAX_FLOAT_TERMS]>>; 2],
     cancel: Option<&'a AtomicBool>,
 }
@@ -64,8 +67,8 @@ pub struct Team<'a> {
     worker: usize,
     /// Loops this worker has run (the same on every worker, by the SPMD contract).
     loops: Cell<usize>,
-    /// Floating-point sums this worker has taken part in.
-    float_sums: Cell<usize>,
+    /// Gathers (floating-point sums, minima) this worker has taken part in.
+    gathers: Cell<usize>,
 }
 
 impl Team<'_> {
@@ -104,21 +107,41 @@ impl Team<'_> {
 
     /// [`sum_f64`](Self::sum_f64) of up to [`MAX_FLOAT_TERMS`] numbers at once, one barrier.
     pub fn sum_f64s<const N: usize>(&self, values: [f64; N]) -> Result<[f64; N], Stopped> {
+        let mut sums = [0.0; N];
+        self.gather(values.map(f64::to_bits), |terms| {
+            for (sum, bits) in sums.iter_mut().zip(terms) {
+                *sum += f64::from_bits(bits);
+            }
+        })?;
+        Ok(sums)
+    }
+
+    /// Waits for every worker and returns the smallest of their `value`s.
+    pub fn min(&self, value: u64) -> Result<u64, Stopped> {
+        let mut min = u64::MAX;
+        self.gather([value], |[v]| min = min.min(v))?;
+        Ok(min)
+    }
+
+    /// Publishes this worker's `values`, waits for every worker, and hands each worker's
+    /// values to `visit`, in worker order.
+    fn gather<const N: usize>(
+        &self,
+        values: [u64; N],
+        mut visit: impl FnMut([u64; N]),
+    ) -> Result<(), Stopped> {
         const { assert!(N <= MAX_FLOAT_TERMS) };
-        let k = self.float_sums.get();
-        self.float_sums.set(k + 1);
+        let k = self.gathers.get();
+        self.gathers.set(k + 1);
         let terms = &self.shared.terms[k % 2];
         for (slot, v) in terms[self.worker].iter().zip(values) {
-            slot.store(v.to_bits(), Ordering::Relaxed);
+            slot.store(v, Ordering::Relaxed);
         }
         self.barrier()?;
-        let mut sums = [0.0; N];
         for t in terms {
-            for (sum, slot) in sums.iter_mut().zip(t.iter()) {
-                *sum += f64::from_bits(slot.load(Ordering::Relaxed));
-            }
+            visit(std::array::from_fn(|i| t[i].load(Ordering::Relaxed)));
         }
-        Ok(sums)
+        Ok(())
     }
 
     /// Waits for every worker.
@@ -133,8 +156,22 @@ impl Team<'_> {
         &self,
         len: usize,
         chunk: usize,
-        mut body: impl FnMut(Range<usize>) -> u64,
+        body: impl FnMut(Range<usize>) -> u64,
     ) -> Result<u64, Stopped> {
+        let total = self.for_chunks_nowait(len, chunk, body);
+        self.sum(total)
+    }
+
+    /// As [`for_chunks`](Self::for_chunks) without the closing barrier (OpenMP's `nowait`):
+    /// returns this worker's own sum as soon as the chunks run out. The caller must pass
+    /// another collective before its next loop (which reuses a cursor) and before reading
+    /// what the other workers' chunks wrote.
+    pub fn for_chunks_nowait(
+        &self,
+        len: usize,
+        chunk: usize,
+        mut body: impl FnMut(Range<usize>) -> u64,
+    ) -> u64 {
         let k = self.loops.get();
         self.loops.set(k + 1);
         if self.worker == 0 {
@@ -145,14 +182,14 @@ impl Team<'_> {
         let mut total = 0;
         loop {
             // Relaxed: the cursor only splits the range; the data the chunks touch is published
-            // by the barrier below.
+            // by the collective that follows the loop.
             let start = cursor.fetch_add(chunk, Ordering::Relaxed);
             if start >= len {
                 break;
             }
             total += body(start..len.min(start + chunk));
         }
-        self.sum(total)
+        total
     }
 
     /// This worker's contiguous share of `0..len` (equal shares, the first ones a little larger);
@@ -198,7 +235,7 @@ where
                 shared: &shared,
                 worker,
                 loops: Cell::new(0),
-                float_sums: Cell::new(0),
+                gathers: Cell::new(0),
             };
             Some(body(&team))
         },
@@ -274,6 +311,51 @@ mod tests {
         let (pairs, _) =
             run_team(&cfg(3), |team| team.sum_f64s([1.0, team.worker() as f64])).unwrap();
         assert!(pairs.iter().all(|&p| p == [3.0, 3.0]));
+    }
+
+    #[test]
+    fn minima_agree_on_every_worker() {
+        let (mins, _) = run_team(&cfg(6), |team| {
+            let mut v = Vec::new();
+            for round in 0..200u64 {
+                // Interleaved with float sums, which share the gather slots.
+                let w = team.worker() as u64;
+                v.push(team.min(1000 - (w * 7 + round) % 11)?);
+                team.sum_f64(w as f64)?;
+            }
+            Ok(v)
+        })
+        .unwrap();
+        for (round, &m) in mins[0].iter().enumerate() {
+            let expect = (0..6u64).map(|w| 1000 - (w * 7 + round as u64) % 11).min();
+            assert_eq!(Some(m), expect);
+        }
+        assert!(mins.iter().all(|m| m == &mins[0]));
+    }
+
+    #[test]
+    fn nowait_loops_visit_every_index_once_with_a_collective_between() {
+        let len = 777;
+        let hits: Vec<AtomicU64> = (0..len).map(|_| AtomicU64::new(0)).collect();
+        let rounds = 300;
+        let (totals, _) = run_team(&cfg(8), |team| {
+            let mut total = 0;
+            for round in 0..rounds {
+                let mine = team.for_chunks_nowait(len, 1 + round % 17, |r| {
+                    for i in r.clone() {
+                        hits[i].fetch_add(1, Ordering::Relaxed);
+                    }
+                    r.len() as u64
+                });
+                total += team.sum(mine)?;
+            }
+            Ok(total)
+        })
+        .unwrap();
+        assert!(totals.iter().all(|&t| t == (len * rounds) as u64));
+        assert!(hits
+            .iter()
+            .all(|h| h.load(Ordering::Relaxed) == rounds as u64));
     }
 
     #[test]

@@ -69,12 +69,13 @@ fn as_float<T: Copy + PartialEq + Into<u64>>(values: &[T], unreached: T) -> Vec<
 }
 
 #[pyfunction]
-#[pyo3(signature = (graph, source, scheduler, threads, delta, params, report))]
+#[pyo3(signature = (graph, source, algo, scheduler, threads, delta, params, report))]
 #[allow(clippy::too_many_arguments)]
 pub fn sssp<'py>(
     py: Python<'py>,
     graph: &Bound<'py, PyGraph>,
     source: i64,
+    algo: &str,
     scheduler: &str,
     threads: Option<i64>,
     delta: Option<u32>,
@@ -84,29 +85,28 @@ pub fn sssp<'py>(
     let pg = graph.get();
     let src = pg.node("source", source)?;
     let g = pg.weighted();
-    let rc = run_config(
+    let method = choose_algo(&variants::SSSP, algo, scheduler, params, None)?;
+    let default_delta = algos::sssp::default_delta(g);
+    let (out, label) = run_method(
+        py,
+        method,
         scheduler,
         params,
         delta,
-        Some(algos::sssp::default_delta(g)),
+        Some(default_delta),
         threads,
+        |s, e| named::sssp(s, e, g, src),
+        |e| algos::sssp::delta_step::run(g, src, delta.unwrap_or(default_delta), e),
     )?;
-    let out = rc.run(py, |s, e| named::sssp(s, e, g, src))?;
     let dist = as_float(&out.dist, algos::sssp::UNREACHABLE).into_pyarray(py);
     let s = out.stats;
     let extra = vec![
+        ("algo", any(py, method.name)?),
         ("stale_tasks", any(py, s.stale_tasks)?),
         ("improving_relaxations", any(py, s.improving_relaxations)?),
         ("edges_scanned", any(py, s.edges_scanned)?),
     ];
-    answer(
-        py,
-        dist.into_any(),
-        report,
-        &rc.sched.label(),
-        &out.report,
-        extra,
-    )
+    answer(py, dist.into_any(), report, &label, &out.report, extra)
 }
 
 #[pyfunction]
@@ -130,6 +130,7 @@ pub fn bfs<'py>(
         method,
         scheduler,
         params,
+        None,
         Some(0), // priority = level: one bucket per level
         threads,
         |s, e| named::bfs(s, e, pg.graph(), src),
@@ -260,6 +261,7 @@ pub fn pagerank<'py>(
         scheduler,
         params,
         None,
+        None,
         threads,
         |s, e| named::pagerank(s, e, pg.graph(), tolerance, kind).map(Scores::Pushed),
         |e| {
@@ -317,6 +319,7 @@ pub fn cc<'py>(
         method,
         scheduler,
         params,
+        None,
         delta,
         threads,
         |s, e| named::cc(s, e, g),
@@ -358,6 +361,7 @@ pub fn kcore<'py>(
         method,
         scheduler,
         params,
+        None,
         delta,
         threads,
         |s, e| named::kcore(s, e, g),
@@ -397,6 +401,7 @@ pub fn mst<'py>(
         method,
         scheduler,
         params,
+        None,
         Some(0), // priority = component degree, one bucket each
         threads,
         |s, e| named::mst(s, e, g),

@@ -199,21 +199,23 @@ pub fn choose_algo(
 }
 
 /// Runs `method` and returns its output with the report's scheduler label: `scheduled` on the
-/// scheduler `name` with `params` (the application's `default_delta` hinted) when it is the
-/// priority version, else `frontier` on the frontier executor with `threads` workers.
+/// scheduler `name` with `params` (and `delta`, else the application's `default_delta` hinted)
+/// when it is the priority version, else `frontier` on the frontier executor with `threads`
+/// workers.
 #[allow(clippy::too_many_arguments)]
 pub fn run_method<O: Send>(
     py: Python<'_>,
     method: &ordo_algos::variants::Variant,
     name: &str,
     params: Option<&Bound<'_, PyDict>>,
+    delta: Option<u32>,
     default_delta: Option<u32>,
     threads: Option<i64>,
     scheduled: impl FnOnce(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError> + Send,
     frontier: impl FnOnce(&ExecConfig) -> Result<O, ordo_exec::ExecError> + Send,
 ) -> PyResult<(O, String)> {
     if method.scheduled {
-        let rc = run_config(name, params, None, default_delta, threads)?;
+        let rc = run_config(name, params, delta, default_delta, threads)?;
         return Ok((rc.run(py, scheduled)?, rc.sched.label()));
     }
     let exec = exec_config(threads, None)?;

@@ -13,6 +13,8 @@
 //! Complexity: O(m log n) with an exact order; relaxed schedulers trade extra (bad) relaxations
 //! for parallelism, counted in [`SsspStats`].
 
+pub mod delta_step;
+
 use crate::distance::{fits_in_u32, DistLabel};
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
@@ -56,6 +58,8 @@ pub struct SsspStats {
     /// the rest of the improving ones are its bad work, and the edges that improved nothing
     /// its empty work). Counted only when the run had an oracle ([`ordo_exec::Probes`]).
     pub good_relaxations: Option<u64>,
+    /// Bucket rounds of [`delta_step`] (0 for the priority-scheduled version).
+    pub rounds: u64,
 }
 
 pub struct SsspOutput {
@@ -140,6 +144,7 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
         improving_relaxations: report.total.app[IMPROVED],
         edges_scanned: report.total.app[EDGES],
         good_relaxations: oracle.map(|_| report.total.app[GOOD]),
+        rounds: 0,
     };
     Ok(SsspOutput {
         dist: dist.into_iter().map(D::into_u64).collect(),

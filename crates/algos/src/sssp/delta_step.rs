@@ -1,0 +1,396 @@
+//! Delta-stepping (Meyer & Sanders, J. Algorithms 2003) on the frontier executor, with
+//! per-worker bins and bucket fusion (Zhang et al., "Optimizing Ordered Graph Algorithms with
+//! GraphIt", CGO 2020), as GAPBS runs it.
+//!
+//! Distances fall in buckets of `2^shift` units. Each round relaxes the entries of the lowest
+//! non-empty bucket, which every worker has published from its own bins; a relaxation that
+//! lowers a label files a `(node, distance)` entry in the relaxing worker's bin of the new
+//! distance's bucket. A worker then keeps relaxing its own bin of the current bucket while that
+//! holds fewer than [`FUSION_LIMIT`] entries (bucket fusion: a thin front, as on a road graph,
+//! runs through many relaxations per round instead of one round per hop). The team agrees on
+//! the next bucket with one minimum, each worker publishes its bin of it, and a barrier starts
+//! the next round: two collectives per round.
+//!
+//! Where it departs from GAPBS:
+//! * Entries carry their distance, so a node lowered twice while it waits is relaxed once: the
+//!   older entry is stale, and one load skips it (GAPBS stores bare ids and relaxes a node
+//!   once per entry).
+//! * A worker publishes its bin where the others read it in place; GAPBS copies every bin into
+//!   one shared array as long as the edge list.
+//! * Bins are a ring of [`RING`] buckets starting at a window start, with one overflow list for
+//!   the buckets past it, refilled when the ring runs dry. Memory follows the live entries, and
+//!   an empty bucket costs a look at an empty vector, whatever the distances and the shift
+//!   (GAPBS keeps a vector per bucket up to the largest distance / delta).
+//!
+//! Complexity: O(m) relaxations per bucket round in the worst case; on graphs with random
+//! weights, about the O(n + m + buckets x max degree) of delta-stepping. Output: the same
+//! distances as [`dijkstra`](super::dijkstra).
+
+use super::{SsspOutput, SsspStats};
+use crate::distance::{fits_in_u32, DistLabel};
+use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
+use ordo_graph::Graph;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::{PoisonError, RwLock};
+
+/// A worker keeps relaxing its own bin of the current bucket while it holds fewer entries than
+/// this (GAPBS's `kBinSizeThreshold`); a larger bin is shared through the next round.
+pub const FUSION_LIMIT: usize = 1000;
+/// Buckets a worker's ring of bins spans (a power of two). A relaxation from bucket b lands at
+/// most `max weight >> shift` buckets later, which is within the ring for every shift the
+/// default rule picks; entries past it wait in the overflow list.
+pub const RING: usize = 1024;
+/// Entries per chunk of a round (GAPBS: 64).
+const CHUNK: usize = 64;
+
+/// "Node `node` was reached at distance `dist`", 8 bytes with 32-bit labels.
+#[derive(Clone, Copy)]
+#[repr(C, packed(4))]
+struct Entry<W> {
+    node: u32,
+    dist: W,
+}
+
+struct Shared<'g, D: DistLabel> {
+    g: &'g Graph,
+    dist: Vec<D>,
+    shift: u32,
+    /// Each worker's bin of the current bucket, read by all during a round and swapped by its
+    /// owner between rounds. The locks never wait: reads happen between the barrier that
+    /// starts a round and the minimum that ends it, writes between that minimum and the next
+    /// barrier; they make that protocol safe code.
+    published: Vec<RwLock<Vec<Entry<D::Word>>>>,
+}
+
+#[derive(Default)]
+struct Counts {
+    stats: ThreadStats,
+    stale: u64,
+    improved: u64,
+    edges: u64,
+    rounds: u64,
+}
+
+/// One worker's bins: a ring of [`RING`] buckets ending before `limit`, and the overflow.
+struct Bins<W> {
+    ring: Vec<Vec<Entry<W>>>,
+    /// Entries in the ring, so an empty ring is seen without a scan.
+    in_ring: usize,
+    /// Buckets from `limit` on go to `overflow`. The same on every worker: the ring holds the
+    /// buckets `limit - RING .. limit`, each in slot `bucket % RING`.
+    limit: u64,
+    overflow: Vec<Entry<W>>,
+    shift: u32,
+}
+
+impl<W: Copy + Into<u64>> Bins<W> {
+    fn new(shift: u32) -> Self {
+        Bins {
+            ring: (0..RING).map(|_| Vec::new()).collect(),
+            in_ring: 0,
+            limit: RING as u64,
+            overflow: Vec::new(),
+            shift,
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, e: Entry<W>) -> u64 {
+        let d: u64 = e.dist.into();
+        d >> self.shift
+    }
+
+    #[inline(always)]
+    fn push(&mut self, e: Entry<W>) {
+        let b = self.bucket(e);
+        if b < self.limit {
+            self.ring[b as usize % RING].push(e);
+            self.in_ring += 1;
+        } else {
+            self.overflow.push(e);
+        }
+    }
+
+    fn len_of(&self, b: u64) -> usize {
+        self.ring[b as usize % RING].len()
+    }
+
+    /// The first non-empty bucket of the ring from `cur` on (no entry is below the current
+    /// bucket), or `u64::MAX`.
+    fn first_from(&self, cur: u64) -> u64 {
+        if self.in_ring == 0 {
+            return u64::MAX;
+        }
+        (cur..self.limit)
+            .find(|&b| self.len_of(b) > 0)
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Bucket `b`'s entries; `spare` (empty) takes its place.
+    fn take(&mut self, b: u64, spare: Vec<Entry<W>>) -> Vec<Entry<W>> {
+        debug_assert!(spare.is_empty());
+        let taken = std::mem::replace(&mut self.ring[b as usize % RING], spare);
+        self.in_ring -= taken.len();
+        taken
+    }
+
+    /// Drops the overflow's entries for which `stale` holds and returns the lowest bucket of
+    /// the rest, or `u64::MAX`.
+    fn overflow_min(&mut self, stale: impl Fn(Entry<W>) -> bool) -> u64 {
+        self.overflow.retain(|&e| !stale(e));
+        let shift = self.shift;
+        let bucket = |e: &Entry<W>| e.dist.into() >> shift;
+        self.overflow.iter().map(bucket).min().unwrap_or(u64::MAX)
+    }
+
+    /// Moves the ring's window to start at bucket `start` (the ring is empty) and files the
+    /// overflow's entries that now fall in it.
+    fn refill(&mut self, start: u64) {
+        debug_assert_eq!(self.in_ring, 0);
+        self.limit = start.saturating_add(RING as u64);
+        let overflow = std::mem::take(&mut self.overflow);
+        for e in overflow {
+            self.push(e);
+        }
+    }
+}
+
+/// SSSP from `source` by delta-stepping with buckets of `2^shift` distance units.
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// use ordo_algos::sssp;
+/// let g = gen::road_grid(30, 30, 1, &BuildOptions::default()).unwrap();
+/// let out = sssp::delta_step::run(&g, 0, 6, &ExecConfig::new(2)).unwrap();
+/// assert_eq!(out.dist, sssp::dijkstra(&g, 0));
+/// ```
+pub fn run(g: &Graph, source: u32, shift: u32, cfg: &ExecConfig) -> Result<SsspOutput, ExecError> {
+    assert!((source as usize) < g.num_nodes(), "source out of range");
+    if fits_in_u32(g) {
+        run_with::<AtomicU32>(g, source, shift, cfg)
+    } else {
+        run_with::<AtomicU64>(g, source, shift, cfg)
+    }
+}
+
+fn run_with<D: DistLabel>(
+    g: &Graph,
+    source: u32,
+    shift: u32,
+    cfg: &ExecConfig,
+) -> Result<SsspOutput, ExecError> {
+    let workers = cfg.threads.max(1);
+    let dist: Vec<D> = (0..g.num_nodes()).map(|_| D::unreached()).collect();
+    dist[source as usize].set(0);
+    let start = Entry {
+        node: source,
+        dist: D::narrow(0),
+    };
+    let s = Shared {
+        g,
+        dist,
+        shift: shift.min(63),
+        published: (0..workers)
+            .map(|w| RwLock::new(if w == 0 { vec![start] } else { Vec::new() }))
+            .collect(),
+    };
+    let (counts, time) = run_team(cfg, |team| match team.workers() {
+        1 => search::<D, false>(&s, team),
+        _ => search::<D, true>(&s, team),
+    })?;
+    let sum = |f: fn(&Counts) -> u64| counts.iter().map(f).sum();
+    let stats = SsspStats {
+        stale_tasks: sum(|c| c.stale),
+        improving_relaxations: sum(|c| c.improved),
+        edges_scanned: sum(|c| c.edges),
+        good_relaxations: None,
+        rounds: counts[0].rounds,
+    };
+    let report = RunReport::from_threads(time, counts.iter().map(|c| c.stats).collect());
+    Ok(SsspOutput {
+        dist: s.dist.into_iter().map(D::into_u64).collect(),
+        report,
+        stats,
+    })
+}
+
+/// One worker's part of the search (the SPMD body). `SHARED`: other workers lower labels too.
+fn search<D: DistLabel, const SHARED: bool>(s: &Shared<D>, team: &Team) -> Result<Counts, Stopped> {
+    let mut bins = Bins::new(s.shift);
+    let mut c = Counts::default();
+    let mut spare = Vec::new();
+    // Every worker's bin of bucket `cur` is in `published`.
+    let mut cur = 0u64;
+    loop {
+        c.rounds += 1;
+        let frontier: Vec<_> = s.published.iter().map(read).collect();
+        let parts: Vec<&[Entry<D::Word>]> = frontier.iter().map(|p| &p[..]).collect();
+        let total = parts.iter().map(|p| p.len()).sum();
+        let relaxed = team.for_chunks_nowait(total, CHUNK, |r| {
+            for_each_in(&parts, r, |e| relax::<D, SHARED>(s, e, &mut bins, &mut c))
+        });
+        c.stats.tasks += relaxed;
+        drop(frontier);
+        // Bucket fusion: a small bin of the current bucket goes on here, without a round.
+        while (1..FUSION_LIMIT).contains(&bins.len_of(cur)) {
+            let batch = bins.take(cur, std::mem::take(&mut spare));
+            c.stats.tasks += batch.len() as u64;
+            for &e in &batch {
+                relax::<D, SHARED>(s, e, &mut bins, &mut c);
+            }
+            spare = batch;
+            spare.clear();
+        }
+        let mut next = team.min(bins.first_from(cur))?;
+        if next == u64::MAX {
+            // Every ring is empty: the overflow's lowest bucket starts the next window.
+            next = team.min(bins.overflow_min(|e| s.dist[e.node as usize].below(e.dist.into())))?;
+            if next == u64::MAX {
+                return Ok(c);
+            }
+            bins.refill(next);
+        }
+        let mine = bins.take(next, std::mem::take(&mut spare));
+        let mut slot = s.published[team.worker()]
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        spare = std::mem::replace(&mut *slot, mine);
+        drop(slot);
+        spare.clear();
+        team.barrier()?;
+        cur = next;
+    }
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Calls `f` on the entries `r` of the concatenation of `parts`; returns how many.
+fn for_each_in<T: Copy>(parts: &[&[T]], r: Range<usize>, mut f: impl FnMut(T)) -> u64 {
+    let count = r.len() as u64;
+    let (mut skip, mut left) = (r.start, r.len());
+    for part in parts {
+        if skip >= part.len() {
+            skip -= part.len();
+            continue;
+        }
+        let here = &part[skip..part.len().min(skip + left)];
+        here.iter().for_each(|&e| f(e));
+        left -= here.len();
+        if left == 0 {
+            break;
+        }
+        skip = 0;
+    }
+    count
+}
+
+/// Relaxes the out-arcs of the node of `e` unless a shorter distance has reached it since.
+#[inline(always)]
+fn relax<D: DistLabel, const SHARED: bool>(
+    s: &Shared<D>,
+    e: Entry<D::Word>,
+    bins: &mut Bins<D::Word>,
+    c: &mut Counts,
+) {
+    let (u, d) = (e.node as usize, e.dist.into());
+    if s.dist[u].below(d) {
+        c.stale += 1;
+        return;
+    }
+    let offsets = s.g.offsets();
+    let (lo, hi) = (offsets[u] as usize, offsets[u + 1] as usize);
+    c.edges += (hi - lo) as u64;
+    let targets = &s.g.targets()[lo..hi];
+    match s.g.weights() {
+        Some(ws) => {
+            for (&t, &w) in targets.iter().zip(&ws[lo..hi]) {
+                relax_arc::<D, SHARED>(s, t, d + w as u64, bins, c);
+            }
+        }
+        None => {
+            for &t in targets {
+                relax_arc::<D, SHARED>(s, t, d + 1, bins, c);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn relax_arc<D: DistLabel, const SHARED: bool>(
+    s: &Shared<D>,
+    t: u32,
+    nd: u64,
+    bins: &mut Bins<D::Word>,
+    c: &mut Counts,
+) {
+    let label = &s.dist[t as usize];
+    let lowered = match SHARED {
+        true => label.lower(nd),
+        false => label.lower_unshared(nd),
+    };
+    if lowered {
+        c.improved += 1;
+        bins.push(Entry {
+            node: t,
+            dist: D::narrow(nd),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sssp::dijkstra;
+    use ordo_graph::{BuildOptions, EdgeList, IdBase};
+
+    fn graph(n: u32, arcs: &[(u32, u32, u32)]) -> Graph {
+        let mut el = EdgeList::with_capacity(n, arcs.len(), true);
+        for &(a, b, w) in arcs {
+            el.push(a, b, w);
+        }
+        el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+    }
+
+    #[test]
+    fn distances_past_the_ring_go_through_the_overflow() {
+        // Shift 0 and weights of 5000 and 3000: every hop jumps past the 1024-bucket ring, and
+        // the cheaper two-hop path to node 3 must still win.
+        let g = graph(
+            5,
+            &[
+                (0, 1, 5000),
+                (1, 2, 3000),
+                (0, 3, 9000),
+                (2, 3, 1),
+                (3, 4, 1),
+            ],
+        );
+        for workers in [1, 2, 5] {
+            let out = run(&g, 0, 0, &ExecConfig::new(workers)).unwrap();
+            assert_eq!(out.dist, dijkstra(&g, 0));
+            assert_eq!(out.dist[3], 8001);
+        }
+    }
+
+    #[test]
+    fn stale_entries_are_skipped_not_relaxed() {
+        // Node 2 is lowered twice in the first bucket (via 0 and via 1); with shift 20 all of it
+        // is one bucket, relaxed by fusion on one worker: its stale entry scans no edges.
+        let g = graph(4, &[(0, 2, 10), (0, 1, 1), (1, 2, 1), (2, 3, 1)]);
+        let out = run(&g, 0, 20, &ExecConfig::new(1)).unwrap();
+        assert_eq!(out.dist, vec![0, 1, 2, 3]);
+        assert_eq!(out.stats.stale_tasks, 1);
+        assert_eq!(out.stats.edges_scanned, 4);
+    }
+
+    #[test]
+    fn the_largest_shift_is_one_bucket() {
+        let g = graph(3, &[(0, 1, u32::MAX), (1, 2, u32::MAX)]);
+        let out = run(&g, 0, 63, &ExecConfig::new(2)).unwrap();
+        assert_eq!(out.dist, dijkstra(&g, 0));
+    }
+}
