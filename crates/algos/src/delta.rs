@@ -52,7 +52,9 @@ pub struct DeltaInputs {
 
 impl DeltaInputs {
     pub fn of(g: &Graph) -> DeltaInputs {
-        DeltaInputs::from_csr(g.offsets(), g.weights())
+        let mut inputs = DeltaInputs::from_csr(g.offsets(), None);
+        inputs.weight_sum = g.weight_sum() as f64;
+        inputs
     }
 
     /// The figures of a CSR (a whole graph, or one rank's part of one: ordo-dist sums the

@@ -126,16 +126,15 @@ dist_label!(AtomicU64, u64);
 dist_label!(AtomicU32, u32);
 
 /// Whether every shortest-path distance of `g` is below `u32::MAX`. A shortest path is simple,
-/// so the sum of all weights bounds it: a vectorized pass, about 0.15 instructions per arc,
-/// which settles every graph we measure. Only where that sum is too large comes the tighter
+/// so the sum of all weights bounds it ([`Graph::weight_sum`], one pass over the weights, kept
+/// by the graph for the next run), which settles every graph we measure. Only where that sum is too large comes the tighter
 /// bound, the sum of each node's heaviest out-arc (about 30 instructions per node), which
 /// stops as soon as it is too large too.
 pub fn fits_in_u32(g: &Graph) -> bool {
     let Some(ws) = g.weights() else {
         return (g.num_nodes() as u64) < u32::MAX as u64;
     };
-    let total: u64 = ws.iter().map(|&w| w as u64).sum();
-    if total < u32::MAX as u64 {
+    if g.weight_sum() < u32::MAX as u64 {
         return true;
     }
     let offsets = g.offsets();

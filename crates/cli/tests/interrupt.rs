@@ -8,8 +8,10 @@ use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A 300 x 300 road grid: each run takes milliseconds, so `--repeat 1000` is a long job.
-/// Each test writes its own file (`name`): tests run concurrently.
+/// A 300 x 300 road grid: each run of a priority-scheduled method takes milliseconds, so
+/// `--repeat 1000` is a long job (the frontier methods, well under a millisecond at 8 workers
+/// on a warm pool, could finish before the signal). Each test writes its own file (`name`):
+/// tests run concurrently.
 fn grid(name: &str) -> String {
     let path = tmp(&format!("interrupt-{name}.ordo"));
     let out = ordo(&[
@@ -62,7 +64,16 @@ fn finish_within(mut child: Child, limit: Duration) -> (Option<i32>, String, Dur
 fn ctrl_c_stops_a_long_run_with_the_partial_report() {
     let g = grid("partial-report");
     let cases: &[&[&str]] = &[
-        &["sssp", &g, "--repeat", "1000", "--threads", "8"],
+        &[
+            "sssp",
+            &g,
+            "--repeat",
+            "1000",
+            "--threads",
+            "8",
+            "--algo",
+            "priority",
+        ],
         &[
             "pagerank",
             &g,
@@ -107,7 +118,16 @@ fn ctrl_c_stops_a_long_run_with_the_partial_report() {
 #[test]
 fn a_second_ctrl_c_quits_at_once() {
     let g = grid("second");
-    let child = start(&["cc", &g, "--repeat", "1000", "--threads", "8"]);
+    let child = start(&[
+        "cc",
+        &g,
+        "--repeat",
+        "1000",
+        "--threads",
+        "8",
+        "--algo",
+        "priority",
+    ]);
     std::thread::sleep(Duration::from_millis(1500));
     sigint(&child);
     sigint(&child);

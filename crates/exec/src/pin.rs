@@ -19,3 +19,42 @@ pub fn pin_current_thread(cpu: usize) -> bool {
 pub fn pin_current_thread(_cpu: usize) -> bool {
     false
 }
+
+/// A thread's CPU affinity as it was, to undo a pin (a pool thread that a pinned run used and
+/// an unpinned one reuses).
+#[cfg(target_os = "linux")]
+pub struct SavedAffinity(libc::cpu_set_t);
+
+#[cfg(target_os = "linux")]
+impl SavedAffinity {
+    /// The calling thread's affinity; `None` if the OS does not say.
+    pub fn of_current_thread() -> Option<Self> {
+        // SAFETY: `set` is a zeroed cpu_set_t on our stack, which sched_getaffinity(0, ..)
+        // fills for the calling thread.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            let ok = libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+            (ok == 0).then_some(SavedAffinity(set))
+        }
+    }
+
+    /// Gives the calling thread this affinity again; false if the OS refused.
+    pub fn restore(&self) -> bool {
+        // SAFETY: as in `pin_current_thread`: a valid cpu_set_t, the calling thread only.
+        unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.0) == 0 }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub struct SavedAffinity;
+
+#[cfg(not(target_os = "linux"))]
+impl SavedAffinity {
+    pub fn of_current_thread() -> Option<Self> {
+        None
+    }
+
+    pub fn restore(&self) -> bool {
+        false
+    }
+}

@@ -54,6 +54,8 @@ pub struct Graph {
     coords: Option<Coords>,
     transpose: Option<Transpose>,
     id_base: IdBase,
+    /// [`weight_sum`](Graph::weight_sum), computed on first use (SSSP asks on every run).
+    weight_sum: std::sync::OnceLock<u64>,
 }
 
 impl Graph {
@@ -72,6 +74,7 @@ impl Graph {
             coords: None,
             transpose: None,
             id_base,
+            weight_sum: std::sync::OnceLock::new(),
         })
     }
 
@@ -225,10 +228,20 @@ impl Graph {
             }
         }
         self.weights = Some(Buf::from_vec(w));
+        self.weight_sum = std::sync::OnceLock::new();
         if self.transpose.is_some() {
             self.transpose = None;
             self.build_transpose();
         }
+    }
+
+    /// The sum of all edge weights (the edge count on unweighted graphs): an upper bound on
+    /// every shortest-path distance. One pass over the weights on the first call, remembered.
+    pub fn weight_sum(&self) -> u64 {
+        *self.weight_sum.get_or_init(|| match self.weights() {
+            Some(ws) => ws.iter().map(|&w| w as u64).sum(),
+            None => self.num_edges() as u64,
+        })
     }
 
     /// Largest edge weight (1 on unweighted graphs, 0 on graphs without edges).

@@ -53,7 +53,10 @@ struct Entry<W> {
 }
 
 struct Shared<'g, D: DistLabel> {
-    g: &'g Graph,
+    // The graph's arrays, taken once: its accessors cost a branch each, per task.
+    offsets: &'g [u64],
+    targets: &'g [u32],
+    weights: Option<&'g [u32]>,
     dist: Vec<D>,
     shift: u32,
     /// Each worker's bin of the current bucket, read by all during a round and swapped by its
@@ -74,7 +77,8 @@ struct Counts {
 
 /// One worker's bins: a ring of [`RING`] buckets ending before `limit`, and the overflow.
 struct Bins<W> {
-    ring: Vec<Vec<Entry<W>>>,
+    /// A fixed-size array: `bucket % RING` indexes it without a bounds check.
+    ring: Box<[Vec<Entry<W>>; RING]>,
     /// Entries in the ring, so an empty ring is seen without a scan.
     in_ring: usize,
     /// Buckets from `limit` on go to `overflow`. The same on every worker: the ring holds the
@@ -87,7 +91,7 @@ struct Bins<W> {
 impl<W: Copy + Into<u64>> Bins<W> {
     fn new(shift: u32) -> Self {
         Bins {
-            ring: (0..RING).map(|_| Vec::new()).collect(),
+            ring: Box::new(std::array::from_fn(|_| Vec::new())),
             in_ring: 0,
             limit: RING as u64,
             overflow: Vec::new(),
@@ -189,7 +193,9 @@ fn run_with<D: DistLabel>(
         dist: D::narrow(0),
     };
     let s = Shared {
-        g,
+        offsets: g.offsets(),
+        targets: g.targets(),
+        weights: g.weights(),
         dist,
         shift: shift.min(63),
         published: (0..workers)
@@ -301,11 +307,10 @@ fn relax<D: DistLabel, const SHARED: bool>(
         c.stale += 1;
         return;
     }
-    let offsets = s.g.offsets();
-    let (lo, hi) = (offsets[u] as usize, offsets[u + 1] as usize);
+    let (lo, hi) = (s.offsets[u] as usize, s.offsets[u + 1] as usize);
     c.edges += (hi - lo) as u64;
-    let targets = &s.g.targets()[lo..hi];
-    match s.g.weights() {
+    let targets = &s.targets[lo..hi];
+    match s.weights {
         Some(ws) => {
             for (&t, &w) in targets.iter().zip(&ws[lo..hi]) {
                 relax_arc::<D, SHARED>(s, t, d + w as u64, bins, c);
