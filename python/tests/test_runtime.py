@@ -130,3 +130,26 @@ def test_ctrl_c_interrupts_and_leaves_python_usable(long_run):
     H = grid(10)
     assert np.array_equal(ordo.sssp(H, 0, threads=2), ordo.sssp(H, 0, scheduler="serial"))
     assert ordo.bfs(G, 0)[-1] == 2 * 699
+
+
+def _sssp_in_child(conn):
+    H = grid(10)
+    conn.send(ordo.sssp(H, 0, threads=2).tolist())
+    conn.close()
+
+
+def test_a_forked_child_runs_on_its_own_workers():
+    # ordo keeps its worker threads between runs; a forked child has none of the parent's and
+    # must start its own instead of waiting on threads that do not exist there.
+    import multiprocessing
+
+    H = grid(10)
+    expected = ordo.sssp(H, 0, threads=2)  # the parent's pool now holds parked threads
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe()
+    p = ctx.Process(target=_sssp_in_child, args=(child,))
+    p.start()
+    assert parent.poll(60), "the child did not answer: its run hung"
+    assert parent.recv() == expected.tolist()
+    p.join(10)
+    assert p.exitcode == 0
