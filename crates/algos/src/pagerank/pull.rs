@@ -21,12 +21,74 @@
 //! `2B / |y*|₁ <= 2B / (|y'|₁ - B)`. Both sweeps end with a Jacobi step, and that bound is
 //! reported; the verifier checks it against the serial power iteration.
 //!
+//! **Precision.** The pull loop gathers one share per in-edge at a random place: on graphs
+//! larger than the cache that gather is the iteration's cost. When the requested L1 change is
+//! at least [`SINGLE_PRECISION_STOP`] (the default tolerance's and GAPBS's), shares are stored
+//! as `f32`, as GAPBS stores all its scores: half the bytes gathered. Values and sums stay
+//! `f64`. Rounding a share perturbs each Jacobi step by at most `α u |y|₁` in L1 (`u = 2^-24`,
+//! since the shares of all in-edges sum to the non-dangling part of `|y|₁`), which the bound
+//! takes in: `B = (α δ + α u |y|₁) / (1 - α)`, about 3.4e-7 of the scores' mass, a twentieth of
+//! the smallest bound such a run stops with.
+//!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
 
 use super::{AtomicF64, PrVerifyError, DAMPING};
 use crate::in_edges::InEdges;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Runs asking for an L1 change at least this large store shares in single precision (module
+/// docs, Precision).
+pub const SINGLE_PRECISION_STOP: f64 = 1e-6;
+
+/// A node's share `y_u / outdeg(u)` as the pull loop stores it.
+trait Share: Send + Sync {
+    /// The relative rounding error of a stored share.
+    const UNIT_ROUNDOFF: f64;
+    fn zero() -> Self;
+    fn get(&self) -> f64;
+    fn set(&self, x: f64);
+}
+
+impl Share for AtomicF64 {
+    const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
+
+    fn zero() -> Self {
+        AtomicF64::new(0.0)
+    }
+
+    #[inline(always)]
+    fn get(&self) -> f64 {
+        AtomicF64::get(self)
+    }
+
+    #[inline(always)]
+    fn set(&self, x: f64) {
+        AtomicF64::set(self, x)
+    }
+}
+
+/// An `f32` share in an atomic word (plain loads and stores, as [`AtomicF64`]'s).
+struct AtomicF32(AtomicU32);
+
+impl Share for AtomicF32 {
+    const UNIT_ROUNDOFF: f64 = f32::EPSILON as f64 / 2.0;
+
+    fn zero() -> Self {
+        AtomicF32(AtomicU32::new(0f32.to_bits()))
+    }
+
+    #[inline(always)]
+    fn get(&self) -> f64 {
+        f32::from_bits(self.0.load(Relaxed)) as f64
+    }
+
+    #[inline(always)]
+    fn set(&self, x: f64) {
+        self.0.store((x as f32).to_bits(), Relaxed)
+    }
+}
 
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
 pub const MAX_ITERATIONS: u32 = 1000;
@@ -85,20 +147,36 @@ pub fn run(
     sweep: Sweep,
     cfg: &ExecConfig,
 ) -> Result<PullOutput, ExecError> {
+    let stop = tolerance * g.num_nodes() as f64;
+    if stop >= SINGLE_PRECISION_STOP {
+        run_with::<AtomicF32>(g, incoming, stop, sweep, cfg)
+    } else {
+        run_with::<AtomicF64>(g, incoming, stop, sweep, cfg)
+    }
+}
+
+fn run_with<S: Share>(
+    g: &Graph,
+    incoming: InEdges,
+    stop: f64,
+    sweep: Sweep,
+    cfg: &ExecConfig,
+) -> Result<PullOutput, ExecError> {
     let n = g.num_nodes();
-    let s = State {
+    let s = State::<S> {
         g,
         incoming,
         value: (0..n).map(|_| AtomicF64::new(0.0)).collect(),
-        shares: [0, 1].map(|_| (0..n).map(|_| AtomicF64::new(0.0)).collect()),
+        shares: [0, 1].map(|_| (0..n).map(|_| S::zero()).collect()),
     };
-    let stop = tolerance * n as f64;
     let (results, time) = run_team(cfg, |team| s.iterate(stop, sweep, team))?;
     let last = results.first().map_or(Last::default(), |r| r.1);
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
     let value: Vec<f64> = s.value.into_iter().map(AtomicF64::into_inner).collect();
     let (score, error_bound) = if last.total > 0.0 {
-        let b = DAMPING * last.change_raw / (1.0 - DAMPING);
+        // The closing Jacobi step's change, and what rounding the shares may have moved it.
+        let perturbation = DAMPING * S::UNIT_ROUNDOFF * last.total;
+        let b = (DAMPING * last.change_raw + perturbation) / (1.0 - DAMPING);
         let score = value.iter().map(|&v| v / last.total).collect();
         (score, 2.0 * b / (last.total - b).max(f64::MIN_POSITIVE))
     } else {
@@ -113,7 +191,7 @@ pub fn run(
     })
 }
 
-struct State<'g> {
+struct State<'g, S> {
     g: &'g Graph,
     incoming: InEdges<'g>,
     /// `y`.
@@ -126,7 +204,7 @@ struct State<'g> {
     /// in the same pass sees the old share or the new one, either valid for the iteration,
     /// and the closing Jacobi step, which reads only what the barrier before it published,
     /// is what the error bound rests on.
-    shares: [Vec<AtomicF64>; 2],
+    shares: [Vec<S>; 2],
 }
 
 /// What the last iteration measured (alike on every worker).
@@ -140,7 +218,7 @@ struct Last {
     total: f64,
 }
 
-impl State<'_> {
+impl<S: Share> State<'_, S> {
     /// One worker's part: its statistics and the last iteration's figures.
     fn iterate(
         &self,
@@ -197,7 +275,7 @@ impl State<'_> {
         let base = (1.0 - DAMPING) / self.g.num_nodes() as f64;
         // Slices, not the vectors: their pointers and lengths then stay in registers across
         // the atomic stores below.
-        let (from, to): (&[AtomicF64], &[AtomicF64]) = (&self.shares[read], &self.shares[write]);
+        let (from, to): (&[S], &[S]) = (&self.shares[read], &self.shares[write]);
         let value: &[AtomicF64] = &self.value;
         let (in_offsets, sources) = self.incoming.csr();
         let out_offsets = self.g.offsets();
@@ -206,26 +284,26 @@ impl State<'_> {
             stats.tasks += r.len() as u64;
             // Sums kept local to the chunk, in registers rather than in the captured variables.
             let (mut chunk_delta, mut chunk_total) = (0.0, 0.0);
-            // Everything sliced per chunk: one bounds check per chunk, not per node.
-            let ins = in_offsets[r.start..=r.end].windows(2);
-            let outs = out_offsets[r.start..=r.end].windows(2);
+            // Everything sliced per chunk: one bounds check per chunk, not per node. A node's
+            // edges end where the next node's begin, so each offset is read once.
+            let ins = &in_offsets[r.start + 1..=r.end];
+            let outs = &out_offsets[r.start + 1..=r.end];
+            let (mut in_lo, mut out_lo) = (in_offsets[r.start] as usize, out_offsets[r.start]);
             let nodes = value[r.clone()].iter().zip(&to[r]);
-            for ((i, o), (val, share)) in ins.zip(outs).zip(nodes) {
-                let mut pulled = 0.0;
-                for &u in &sources[i[0] as usize..i[1] as usize] {
-                    pulled += from[u as usize].get();
-                }
+            for ((&in_hi, &out_hi), (val, share)) in ins.iter().zip(outs).zip(nodes) {
+                let in_hi = in_hi as usize;
+                let pulled = gather(from, &sources[in_lo..in_hi]);
+                in_lo = in_hi;
                 let new = base + DAMPING * pulled;
                 chunk_delta += (new - val.get()).abs();
                 chunk_total += new;
                 val.set(new);
-                // Degrees fit in i64, whose conversion to f64 is one instruction.
-                let degree = (o[1] - o[0]) as i64;
-                share.set(if degree == 0 {
-                    0.0
-                } else {
-                    new / degree as f64
-                });
+                // A dangling node's share is read by no one (it has no out-edges): dividing
+                // it by 1 instead of testing for 0 costs nothing. Degrees fit in i64, whose
+                // conversion to f64 is one instruction.
+                let degree = ((out_hi - out_lo) as i64).max(1);
+                out_lo = out_hi;
+                share.set(new / degree as f64);
             }
             delta += chunk_delta;
             total += chunk_total;
@@ -239,6 +317,29 @@ impl State<'_> {
             total,
         })
     }
+}
+
+/// The sum of the shares of `sources`. Long lists get four running sums: one sum is a chain
+/// of dependent additions, four cycles each, which on hub-heavy graphs (in-degrees in the
+/// hundreds) costs more than the gathers themselves. Short lists (road graphs: 2 to 4) get
+/// one, without the split's bookkeeping.
+#[inline(always)]
+fn gather<S: Share>(shares: &[S], sources: &[u32]) -> f64 {
+    if sources.len() < 8 {
+        return sources.iter().map(|&u| shares[u as usize].get()).sum();
+    }
+    let mut sums = [0.0; 4];
+    let quads = sources.chunks_exact(4);
+    let rest = quads.remainder();
+    for q in quads {
+        for (sum, &u) in sums.iter_mut().zip(q) {
+            *sum += shares[u as usize].get();
+        }
+    }
+    for (sum, &u) in sums.iter_mut().zip(rest) {
+        *sum += shares[u as usize].get();
+    }
+    (sums[0] + sums[1]) + (sums[2] + sums[3])
 }
 
 /// Checks `out` against the serial power iteration: the L1 distance must be within the run's
