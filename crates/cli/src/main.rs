@@ -27,6 +27,7 @@ use error::CliError;
     about = "Parallel graph analytics on relaxed concurrent priority schedulers",
     after_help = "Examples:
   ordo demo
+  ordo sssp USA-road-d.NY.gr.gz --threads 2 --repeat 5
   ordo sssp USA-road-d.NY.gr.gz --threads 2 --scheduler obim --delta 12 --repeat 5
   ordo sssp USA-road-d.NY.gr.gz --scheduler smq --param p_steal=1/4 --param steal_size=8
   ordo bfs soc-Slashdot0902.txt.gz --json
