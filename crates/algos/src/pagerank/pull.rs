@@ -24,11 +24,12 @@
 //! **Precision.** The pull loop gathers one share per in-edge at a random place: on graphs
 //! larger than the cache that gather is the iteration's cost. When the requested L1 change is
 //! at least [`SINGLE_PRECISION_STOP`] (the default tolerance's and GAPBS's), shares are stored
-//! as `f32`, as GAPBS stores all its scores: half the bytes gathered. Values and sums stay
-//! `f64`. Rounding a share perturbs each Jacobi step by at most `α u |y|₁` in L1 (`u = 2^-24`,
-//! since the shares of all in-edges sum to the non-dangling part of `|y|₁`), which the bound
-//! takes in: `B = (α δ + α u |y|₁) / (1 - α)`, about 3.4e-7 of the scores' mass, a twentieth of
-//! the smallest bound such a run stops with.
+//! as `f32`, as GAPBS stores all its scores: half the bytes gathered; a share is divided in
+//! single precision too. Values and sums stay `f64`. Rounding a share (three roundings: the
+//! value, the degree, the quotient, so `u = 3 x 2^-24`) perturbs each Jacobi step by at most
+//! `α u |y|₁` in L1, since the shares of all in-edges sum to the non-dangling part of `|y|₁`,
+//! and the bound takes it in: `B = (α δ + α u |y|₁) / (1 - α)`, about 1e-6 of the scores'
+//! mass, a sixth of the smallest bound such a run stops with.
 //!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
 
@@ -49,6 +50,10 @@ trait Share: Send + Sync {
     fn zero() -> Self;
     fn get(&self) -> f64;
     fn set(&self, x: f64);
+    /// Stores `x / degree`.
+    fn set_quotient(&self, x: f64, degree: i64) {
+        self.set(x / degree as f64)
+    }
 }
 
 impl Share for AtomicF64 {
@@ -73,7 +78,8 @@ impl Share for AtomicF64 {
 struct AtomicF32(AtomicU32);
 
 impl Share for AtomicF32 {
-    const UNIT_ROUNDOFF: f64 = f32::EPSILON as f64 / 2.0;
+    /// Three roundings: the value to `f32`, the degree (above 2^24), the quotient.
+    const UNIT_ROUNDOFF: f64 = 3.0 * f32::EPSILON as f64 / 2.0;
 
     fn zero() -> Self {
         AtomicF32(AtomicU32::new(0f32.to_bits()))
@@ -87,6 +93,14 @@ impl Share for AtomicF32 {
     #[inline(always)]
     fn set(&self, x: f64) {
         self.0.store((x as f32).to_bits(), Relaxed)
+    }
+
+    /// Divides in single precision: `divss` has a fraction of `divsd`'s latency, and the
+    /// division per node was a quarter of a road graph's sweep.
+    #[inline(always)]
+    fn set_quotient(&self, x: f64, degree: i64) {
+        self.0
+            .store(((x as f32) / degree as f32).to_bits(), Relaxed)
     }
 }
 
@@ -303,7 +317,7 @@ impl<S: Share> State<'_, S> {
                 // conversion to f64 is one instruction.
                 let degree = ((out_hi - out_lo) as i64).max(1);
                 out_lo = out_hi;
-                share.set(new / degree as f64);
+                share.set_quotient(new, degree);
             }
             delta += chunk_delta;
             total += chunk_total;
