@@ -242,13 +242,7 @@ fn search<D: DistLabel, const SHARED: bool>(s: &Shared<D>, team: &Team) -> Resul
         drop(frontier);
         // Bucket fusion: a small bin of the current bucket goes on here, without a round.
         while (1..FUSION_LIMIT).contains(&bins.len_of(cur)) {
-            let batch = bins.take(cur, std::mem::take(&mut spare));
-            c.stats.tasks += batch.len() as u64;
-            for &e in &batch {
-                relax::<D, SHARED>(s, e, &mut bins, &mut c);
-            }
-            spare = batch;
-            spare.clear();
+            relax_bin::<D, SHARED>(s, cur, &mut bins, &mut spare, &mut c);
         }
         let mut next = team.min(bins.first_from(cur))?;
         if next == u64::MAX {
@@ -300,13 +294,7 @@ fn search_alone<D: DistLabel>(s: &Shared<D>, team: &Team) -> Result<Counts, Stop
             team.barrier()?;
         }
         while bins.len_of(cur) > 0 {
-            let batch = bins.take(cur, std::mem::take(&mut spare));
-            c.stats.tasks += batch.len() as u64;
-            for &e in &batch {
-                relax::<D, false>(s, e, &mut bins, &mut c);
-            }
-            spare = batch;
-            spare.clear();
+            relax_bin::<D, false>(s, cur, &mut bins, &mut spare, &mut c);
         }
     }
 }
@@ -336,6 +324,24 @@ fn for_each_in<T: Copy>(parts: &[&[T]], r: Range<usize>, mut f: impl FnMut(T)) -
         skip = 0;
     }
     count
+}
+
+/// Takes this worker's bin of bucket `b` (leaving `spare` in its place) and relaxes its
+/// entries, which may refill the bin; the emptied vector becomes the new `spare`.
+fn relax_bin<D: DistLabel, const SHARED: bool>(
+    s: &Shared<D>,
+    b: u64,
+    bins: &mut Bins<D::Word>,
+    spare: &mut Vec<Entry<D::Word>>,
+    c: &mut Counts,
+) {
+    let batch = bins.take(b, std::mem::take(spare));
+    c.stats.tasks += batch.len() as u64;
+    for &e in &batch {
+        relax::<D, SHARED>(s, e, bins, c);
+    }
+    *spare = batch;
+    spare.clear();
 }
 
 /// Relaxes the out-arcs of the node of `e` unless a shorter distance has reached it since.
