@@ -125,6 +125,7 @@ def astar(
     delta: Optional[int] = None,
     geometry: str = "auto",
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """The shortest distance from ``source`` to ``target`` by A* (float; ``inf`` if none).
@@ -132,7 +133,10 @@ def astar(
     The graph needs coordinates (``Graph.from_file(..., coordinates=...)`` or
     :meth:`Graph.with_coordinates`). ``geometry`` is ``lonlat`` (DIMACS ``.co``),
     ``planar``, or ``auto`` (lonlat for ``.co`` files). The straight-line estimate is scaled
-    so that it never overestimates, so the distance is exact.
+    so that it never overestimates, so the distance is exact. ``algo``: ``"delta-stepping"``
+    (buckets of distance + estimate on the frontier executor, pruned at the target's
+    distance; the fastest), ``"priority"`` (on ``scheduler``), or ``"auto"``: delta-stepping
+    unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1, 1, 5])
@@ -141,8 +145,8 @@ def astar(
     2.0
     """
     return _ordo.astar(
-        _native(G), _node("source", source), _node("target", target), geometry, scheduler,
-        _threads(threads), _delta(delta), params, report,
+        _native(G), _node("source", source), _node("target", target), geometry, algo,
+        scheduler, _threads(threads), _delta(delta), params, report,
     )
 
 

@@ -55,7 +55,7 @@ def bfs(
     params: Params, report: bool,
 ) -> Any: ...
 def astar(
-    graph: Graph, source: int, target: int, geometry: str, scheduler: str,
+    graph: Graph, source: int, target: int, geometry: str, algo: str, scheduler: str,
     threads: Optional[int], delta: Optional[int], params: Params, report: bool,
 ) -> Any: ...
 def pagerank(

@@ -182,6 +182,11 @@ def test_astar_matches_sssp_on_a_grid():
     for target in [k * k - 1, k * k // 2, 7]:
         for scheduler, threads in [("auto", 2), ("smq", 8)]:
             assert ordo.astar(G, 0, target, scheduler=scheduler, threads=threads) == dist[target]
+        for threads in [1, 8]:
+            got, rep = ordo.astar(G, 0, target, algo="delta-stepping", delta=2, threads=threads,
+                                  report=True)
+            assert got == dist[target] and rep["algo"] == "delta-stepping"
+    assert ordo.astar(G, 0, 5, scheduler="obim", report=True)[1]["algo"] == "priority"
 
 
 def test_report_fields():

@@ -208,3 +208,61 @@ pub fn check(g: &Graph, target: u32, dist: u64, expected: u64) -> Result<(), cra
         })
     }
 }
+
+impl crate::sssp::delta_step::Estimate for Heuristic {
+    #[inline(always)]
+    fn estimate(&self, v: u32) -> u64 {
+        Heuristic::estimate(self, v)
+    }
+}
+
+/// A* from `source` to `target` by delta-stepping on `d + h(v)` (buckets of `2^shift`), on the
+/// frontier executor: SSSP's bins, rounds and bucket fusion
+/// ([`sssp::delta_step`](crate::sssp::delta_step)), with every entry and relaxation whose key
+/// reaches the best distance to the target dropped, and the search ending when no worker's
+/// next bucket can improve it.
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// use ordo_algos::astar::{self, Geometry, Heuristic};
+/// let g = gen::road_grid(40, 40, 1, &BuildOptions::default()).unwrap();
+/// let h = Heuristic::new(&g, 1599, Geometry::Planar).unwrap();
+/// let out = astar::run_buckets(&g, 0, 1599, &h, 8, &ExecConfig::new(2)).unwrap();
+/// astar::verify(&g, 0, 1599, out.dist).unwrap();
+/// ```
+pub fn run_buckets(
+    g: &Graph,
+    source: u32,
+    target: u32,
+    h: &Heuristic,
+    shift: u32,
+    cfg: &ExecConfig,
+) -> Result<AstarOutput, ExecError> {
+    use crate::distance::{fits_in_u32, DistLabel};
+    use crate::sssp::delta_step::engine;
+    use std::sync::atomic::AtomicU32;
+    let n = g.num_nodes();
+    assert!(
+        (source as usize) < n && (target as usize) < n,
+        "node out of range"
+    );
+    let (dist, report, (expanded, stale_tasks, pruned)) = if fits_in_u32(g) {
+        let run = engine::<AtomicU32, _>(g, source, Some(target), h, shift, cfg)?;
+        let counts = run.astar_counts();
+        (run.dist[target as usize].get(), run.report, counts)
+    } else {
+        let run = engine::<AtomicU64, _>(g, source, Some(target), h, shift, cfg)?;
+        let counts = run.astar_counts();
+        (run.dist[target as usize].get(), run.report, counts)
+    };
+    Ok(AstarOutput {
+        dist,
+        stats: AstarStats {
+            expanded,
+            stale_tasks,
+            pruned,
+        },
+        report,
+    })
+}

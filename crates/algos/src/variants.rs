@@ -47,6 +47,23 @@ pub const SSSP: Variants = Variants {
     ],
 };
 
+/// `ordo astar`.
+pub const ASTAR: Variants = Variants {
+    app: "astar",
+    list: &[
+        Variant {
+            name: "delta-stepping",
+            about: "delta-stepping on distance + estimate with pruning at the target's distance, on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about: "prioritized relaxation by distance + estimate (seed 000), on --scheduler",
+            scheduled: true,
+        },
+    ],
+};
+
 /// `ordo bfs`.
 pub const BFS: Variants = Variants {
     app: "bfs",
@@ -131,7 +148,7 @@ pub const MST: Variants = Variants {
 };
 
 /// Every application with more than one method.
-pub const ALL: &[Variants] = &[SSSP, BFS, CC, PAGERANK, KCORE, MST];
+pub const ALL: &[Variants] = &[SSSP, ASTAR, BFS, CC, PAGERANK, KCORE, MST];
 
 /// The methods of the application `app`, if it has several.
 pub fn of(app: &str) -> Option<&'static Variants> {

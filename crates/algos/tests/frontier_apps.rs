@@ -6,7 +6,7 @@ mod common;
 
 use ordo_algos::bfs::{self, direction::InEdges};
 use ordo_algos::pagerank::pull::Sweep;
-use ordo_algos::{cc, kcore, mst, pagerank, sssp};
+use ordo_algos::{astar, cc, kcore, mst, pagerank, sssp};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_graph, BuildOptions, EdgeList, Graph, IdBase, LoadOptions};
 use proptest::prelude::*;
@@ -403,6 +403,47 @@ fn delta_stepping_on_generated_and_real_graphs() {
             agrees_at_1_2_8(&what, &sssp::dijkstra(g, 0), |cfg| {
                 sssp::delta_step::run(g, 0, shift, cfg).unwrap().dist
             });
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn bucketed_astar_finds_dijkstras_distance(
+        (w, h, seed) in (2u32..25, 2u32..25, 0u64..1000),
+        threads in 1usize..9, shift in 0u32..14, ends in (0u32..1000, 0u32..1000),
+    ) {
+        let g = gen::road_grid(w, h, seed, &BuildOptions::default()).unwrap();
+        let n = g.num_nodes() as u32;
+        let (src, dst) = (ends.0 % n, ends.1 % n);
+        let heuristic = astar::Heuristic::new(&g, dst, astar::Geometry::Planar).unwrap();
+        let out =
+            astar::run_buckets(&g, src, dst, &heuristic, shift, &ExecConfig::new(threads)).unwrap();
+        prop_assert_eq!(out.dist, sssp::dijkstra(&g, src)[dst as usize]);
+    }
+}
+
+#[test]
+fn bucketed_astar_on_real_roads() {
+    for (gr, co) in [
+        ("osm-rome.gr.gz", "osm-rome.co.gz"),
+        ("luxembourg-osm.gr.gz", "luxembourg-osm.co.gz"),
+    ] {
+        let (Some(mut g), Some(cp)) = (load_shared(gr, false), common::shared(co)) else {
+            return;
+        };
+        ordo_graph::load_coords(&cp, &mut g).unwrap();
+        let all = sssp::dijkstra(&g, 0);
+        let n = g.num_nodes() as u32;
+        for dst in [n / 3, n - 1] {
+            let h = astar::Heuristic::new(&g, dst, astar::Geometry::LonLat).unwrap();
+            for shift in [sssp::default_delta(&g), 4] {
+                agrees_at_1_2_8(&format!("{gr} to {dst}"), &all[dst as usize], |cfg| {
+                    astar::run_buckets(&g, 0, dst, &h, shift, cfg).unwrap().dist
+                });
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ use crate::algo::{in_edges, prepare_in_edges, resolve, run_method};
 use crate::args::{InputArgs, RunArgs};
 use crate::error::{note, CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
-use crate::output::{finish, finish_runs, verify_runs, verify_with, write_out};
+use crate::output::{finish_runs, verify_runs, verify_with, write_out};
 use crate::run::{run_app, run_app_labelled, sched_delta};
 use ordo_algos::{astar, bfs, named, sssp, variants};
 use ordo_graph::WeightSpec;
@@ -65,9 +65,15 @@ pub struct AstarArgs {
     /// Target node, as the file numbers nodes
     #[arg(long)]
     pub target: u64,
-    /// Priority shift for bucketing schedulers (auto, obim) [default: as for sssp]
+    /// Bucket width of delta-stepping and of bucketing schedulers (auto, obim), on distance +
+    /// estimate [default: as for sssp]
     #[arg(long, value_name = "K")]
     pub delta: Option<u32>,
+    /// Method: auto (delta-stepping, or priority when a scheduler is asked for),
+    /// delta-stepping (on the frontier executor, pruning at the target's distance), priority
+    /// (prioritized relaxation, seed 000, on --scheduler)
+    #[arg(long, default_value = "auto", value_parser = variants::ASTAR.names())]
+    pub algo: String,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -200,31 +206,45 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
         .map_err(CliError::input)?;
     let g = &li.graph;
     let h = astar::Heuristic::new(g, dst, geometry).expect("coordinates were attached above");
+    let algo = resolve(&variants::ASTAR, &a.algo, &a.run)?;
     let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-    let r = run_app(&a.run, Some(delta), |s, cfg| {
-        named::astar(s, cfg, g, src, dst, &h)
+    let scheduled = || {
+        run_app(&a.run, Some(delta), |s, cfg| {
+            named::astar(s, cfg, g, src, dst, &h)
+        })
+    };
+    let r = run_method(&a.run, algo, scheduled, |cfg| {
+        astar::run_buckets(g, src, dst, &h, delta, cfg)
     })?;
+    let runs = &r.runs;
     let verified = verify_with(
         &a.run,
         || sssp::dijkstra(g, src)[dst as usize],
         |&expected| {
-            for o in &r.runs.results {
+            for o in &runs.results {
                 astar::check(g, dst, o.dist, expected).map_err(CliError::input)?;
             }
             Ok(())
         },
     )?;
-    let out = r.first();
-    finish(
+    let out = &runs.results[0];
+    let delta_used = match &r.config {
+        Some(sched) => sched_delta(sched),
+        None => Some(delta),
+    };
+    finish_runs(
         "astar",
         &li,
         &a.run,
-        &r,
+        r.sched,
+        r.threads,
+        runs,
         &verified,
         json!({
+            "algo": algo.name,
             "source": g.file_id(src),
             "target": g.file_id(dst),
-            "delta": sched_delta(&r.sched),
+            "delta": delta_used,
             "weights": li.weights.map(|w| w.to_string()),
             "geometry": format!("{geometry:?}").to_lowercase(),
             "scale": h.scale,
@@ -233,7 +253,7 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
             "pruned": out.stats.pruned,
             "stale_tasks": out.stats.stale_tasks,
         }),
-        &["dist", "expanded", "scale"],
+        &["algo", "dist", "expanded", "scale"],
     );
     Ok(())
 }

@@ -154,7 +154,7 @@ fn with_in_edges(pg: &PyGraph) -> Result<(&Graph, InEdges<'_>), ordo_exec::ExecE
 }
 
 #[pyfunction]
-#[pyo3(signature = (graph, source, target, geometry, scheduler, threads, delta, params, report))]
+#[pyo3(signature = (graph, source, target, geometry, algo, scheduler, threads, delta, params, report))]
 #[allow(clippy::too_many_arguments)]
 pub fn astar<'py>(
     py: Python<'py>,
@@ -162,6 +162,7 @@ pub fn astar<'py>(
     source: i64,
     target: i64,
     geometry: &str,
+    algo: &str,
     scheduler: &str,
     threads: Option<i64>,
     delta: Option<u32>,
@@ -187,14 +188,19 @@ pub fn astar<'py>(
              Graph.with_coordinates(xy)",
         )
     })?;
-    let rc = run_config(
+    let method = choose_algo(&variants::ASTAR, algo, scheduler, params, None)?;
+    let default_delta = algos::sssp::default_delta(g);
+    let (out, label) = run_method(
+        py,
+        method,
         scheduler,
         params,
         delta,
-        Some(algos::sssp::default_delta(g)),
+        Some(default_delta),
         threads,
+        |s, e| named::astar(s, e, g, src, dst, &h),
+        |e| algos::astar::run_buckets(g, src, dst, &h, delta.unwrap_or(default_delta), e),
     )?;
-    let out = rc.run(py, |s, e| named::astar(s, e, g, src, dst, &h))?;
     let dist = if out.dist == algos::sssp::UNREACHABLE {
         f64::INFINITY
     } else {
@@ -202,19 +208,13 @@ pub fn astar<'py>(
     };
     let s = out.stats;
     let extra = vec![
+        ("algo", any(py, method.name)?),
         ("expanded", any(py, s.expanded)?),
         ("pruned", any(py, s.pruned)?),
         ("stale_tasks", any(py, s.stale_tasks)?),
         ("scale", any(py, h.scale)?),
     ];
-    answer(
-        py,
-        any(py, dist)?,
-        report,
-        &rc.sched.label(),
-        &out.report,
-        extra,
-    )
+    answer(py, any(py, dist)?, report, &label, &out.report, extra)
 }
 
 #[pyfunction]

@@ -52,13 +52,17 @@ struct Entry<W> {
     dist: W,
 }
 
-struct Shared<'g, D: DistLabel> {
+struct Shared<'g, D: DistLabel, E> {
     // The graph's arrays, taken once: its accessors cost a branch each, per task.
     offsets: &'g [u64],
     targets: &'g [u32],
     weights: Option<&'g [u32]>,
     dist: Vec<D>,
     shift: u32,
+    /// Added to a distance to make an entry's key (A*'s estimate; nothing for SSSP).
+    estimate: &'g E,
+    /// A*'s target: entries whose key reaches its distance are dropped.
+    target: Option<u32>,
     /// Each worker's bin of the current bucket, read by all during a round and swapped by its
     /// owner between rounds. The locks never wait: reads happen between the barrier that
     /// starts a round and the minimum that ends it, writes between that minimum and the next
@@ -66,10 +70,44 @@ struct Shared<'g, D: DistLabel> {
     published: Vec<RwLock<Vec<Entry<D::Word>>>>,
 }
 
+/// What orders the buckets beside the distance: A*'s estimate of the distance left.
+pub(crate) trait Estimate: Sync {
+    fn estimate(&self, v: u32) -> u64;
+}
+
+/// SSSP's: nothing, so an entry's key is its distance.
+pub(crate) struct NoEstimate;
+
+impl Estimate for NoEstimate {
+    #[inline(always)]
+    fn estimate(&self, _: u32) -> u64 {
+        0
+    }
+}
+
+impl<D: DistLabel, E: Estimate> Shared<'_, D, E> {
+    /// The key whose bucket an entry of `v` at distance `d` goes to.
+    #[inline(always)]
+    fn key(&self, v: u32, d: u64) -> u64 {
+        d.saturating_add(self.estimate.estimate(v))
+    }
+
+    /// Whether an entry of this key may still shorten the answer: always for SSSP; for A*,
+    /// while it is below the best distance to the target found so far (the estimate never
+    /// overestimates, so no path through it can do better otherwise).
+    #[inline(always)]
+    fn useful(&self, key: u64) -> bool {
+        self.target
+            .is_none_or(|t| key < self.dist[t as usize].get())
+    }
+}
+
 #[derive(Default)]
 struct Counts {
     stats: ThreadStats,
     stale: u64,
+    /// A*: entries dropped because their key reached the target's distance.
+    pruned: u64,
     improved: u64,
     edges: u64,
     rounds: u64,
@@ -84,7 +122,8 @@ struct Bins<W> {
     /// Buckets from `limit` on go to `overflow`. The same on every worker: the ring holds the
     /// buckets `limit - RING .. limit`, each in slot `bucket % RING`.
     limit: u64,
-    overflow: Vec<Entry<W>>,
+    /// Entries past the ring, with their keys.
+    overflow: Vec<(Entry<W>, u64)>,
     shift: u32,
 }
 
@@ -99,21 +138,23 @@ impl<W: Copy + Into<u64>> Bins<W> {
         }
     }
 
+    /// Files `e`, whose key is `key`.
     #[inline(always)]
-    fn bucket(&self, e: Entry<W>) -> u64 {
-        let d: u64 = e.dist.into();
-        d >> self.shift
-    }
-
-    #[inline(always)]
-    fn push(&mut self, e: Entry<W>) {
-        let b = self.bucket(e);
+    fn push(&mut self, e: Entry<W>, key: u64) {
+        let b = key >> self.shift;
         if b < self.limit {
             self.ring[b as usize % RING].push(e);
             self.in_ring += 1;
         } else {
-            self.overflow.push(e);
+            self.overflow.push((e, key));
         }
+    }
+
+    /// Drops every entry (A*: none can improve the answer any more).
+    fn clear(&mut self) {
+        self.ring.iter_mut().for_each(Vec::clear);
+        self.in_ring = 0;
+        self.overflow.clear();
     }
 
     fn len_of(&self, b: u64) -> usize {
@@ -139,12 +180,16 @@ impl<W: Copy + Into<u64>> Bins<W> {
         taken
     }
 
-    /// Drops the overflow's entries for which `stale` holds and returns the lowest bucket of
-    /// the rest, or `u64::MAX`.
-    fn overflow_min(&mut self, stale: impl Fn(Entry<W>) -> bool) -> u64 {
-        self.overflow.retain(|&e| !stale(e));
+    /// Drops the overflow's entries that are `stale` or whose key is not `useful`, and
+    /// returns the lowest bucket of the rest, or `u64::MAX`.
+    fn overflow_min(
+        &mut self,
+        stale: impl Fn(Entry<W>) -> bool,
+        useful: impl Fn(u64) -> bool,
+    ) -> u64 {
+        self.overflow.retain(|&(e, key)| !stale(e) && useful(key));
         let shift = self.shift;
-        let bucket = |e: &Entry<W>| e.dist.into() >> shift;
+        let bucket = |&(_, key): &(Entry<W>, u64)| key >> shift;
         self.overflow.iter().map(bucket).min().unwrap_or(u64::MAX)
     }
 
@@ -154,8 +199,8 @@ impl<W: Copy + Into<u64>> Bins<W> {
         debug_assert_eq!(self.in_ring, 0);
         self.limit = start.saturating_add(RING as u64);
         let overflow = std::mem::take(&mut self.overflow);
-        for e in overflow {
-            self.push(e);
+        for (e, key) in overflow {
+            self.push(e, key);
         }
     }
 }
@@ -185,6 +230,51 @@ fn run_with<D: DistLabel>(
     shift: u32,
     cfg: &ExecConfig,
 ) -> Result<SsspOutput, ExecError> {
+    let run = engine::<D, _>(g, source, None, &NoEstimate, shift, cfg)?;
+    let stats = SsspStats {
+        stale_tasks: run.sum(|c| c.stale),
+        improving_relaxations: run.sum(|c| c.improved),
+        edges_scanned: run.sum(|c| c.edges),
+        good_relaxations: None,
+        rounds: run.counts[0].rounds,
+    };
+    Ok(SsspOutput {
+        dist: run.dist.into_iter().map(D::into_u64).collect(),
+        report: run.report,
+        stats,
+    })
+}
+
+/// A finished search: the labels and each worker's counts.
+pub(crate) struct Searched<D> {
+    pub dist: Vec<D>,
+    counts: Vec<Counts>,
+    pub report: RunReport,
+}
+
+impl<D> Searched<D> {
+    fn sum(&self, f: fn(&Counts) -> u64) -> u64 {
+        self.counts.iter().map(f).sum()
+    }
+
+    /// A*'s figures: entries expanded, stale, pruned.
+    pub fn astar_counts(&self) -> (u64, u64, u64) {
+        let stale = self.sum(|c| c.stale);
+        let pruned = self.sum(|c| c.pruned);
+        (self.report.total.tasks - stale - pruned, stale, pruned)
+    }
+}
+
+/// The search from `source`, ordered by distance plus `estimate`, stopping early for a
+/// `target` (A*) or running to the end (SSSP).
+pub(crate) fn engine<D: DistLabel, E: Estimate>(
+    g: &Graph,
+    source: u32,
+    target: Option<u32>,
+    estimate: &E,
+    shift: u32,
+    cfg: &ExecConfig,
+) -> Result<Searched<D>, ExecError> {
     let workers = cfg.threads.max(1);
     let dist: Vec<D> = (0..g.num_nodes()).map(|_| D::unreached()).collect();
     dist[source as usize].set(0);
@@ -198,33 +288,30 @@ fn run_with<D: DistLabel>(
         weights: g.weights(),
         dist,
         shift: shift.min(63),
+        estimate,
+        target,
         published: (0..workers)
             .map(|w| RwLock::new(if w == 0 { vec![start] } else { Vec::new() }))
             .collect(),
     };
     let (counts, time) = run_team(cfg, |team| match team.workers() {
         1 => search_alone(&s, team),
-        _ => search::<D, true>(&s, team),
+        _ => search::<D, E, true>(&s, team),
     })?;
-    let sum = |f: fn(&Counts) -> u64| counts.iter().map(f).sum();
-    let stats = SsspStats {
-        stale_tasks: sum(|c| c.stale),
-        improving_relaxations: sum(|c| c.improved),
-        edges_scanned: sum(|c| c.edges),
-        good_relaxations: None,
-        rounds: counts[0].rounds,
-    };
     let report = RunReport::from_threads(time, counts.iter().map(|c| c.stats).collect());
-    Ok(SsspOutput {
-        dist: s.dist.into_iter().map(D::into_u64).collect(),
+    Ok(Searched {
+        dist: s.dist,
+        counts,
         report,
-        stats,
     })
 }
 
 /// One worker's part of the search (the SPMD body) with others beside it. `SHARED`: other
 /// workers lower labels too (always, here; the parameter keeps the relaxation code one).
-fn search<D: DistLabel, const SHARED: bool>(s: &Shared<D>, team: &Team) -> Result<Counts, Stopped> {
+fn search<D: DistLabel, E: Estimate, const SHARED: bool>(
+    s: &Shared<D, E>,
+    team: &Team,
+) -> Result<Counts, Stopped> {
     let mut bins = Bins::new(s.shift);
     let mut c = Counts::default();
     let mut spare = Vec::new();
@@ -236,18 +323,20 @@ fn search<D: DistLabel, const SHARED: bool>(s: &Shared<D>, team: &Team) -> Resul
         let parts: Vec<&[Entry<D::Word>]> = frontier.iter().map(|p| &p[..]).collect();
         let total = parts.iter().map(|p| p.len()).sum();
         let relaxed = team.for_chunks_nowait(total, CHUNK, |r| {
-            for_each_in(&parts, r, |e| relax::<D, SHARED>(s, e, &mut bins, &mut c))
+            for_each_in(&parts, r, |e| {
+                relax::<D, E, SHARED>(s, e, &mut bins, &mut c)
+            })
         });
         c.stats.tasks += relaxed;
         drop(frontier);
         // Bucket fusion: a small bin of the current bucket goes on here, without a round.
         while (1..FUSION_LIMIT).contains(&bins.len_of(cur)) {
-            relax_bin::<D, SHARED>(s, cur, &mut bins, &mut spare, &mut c);
+            relax_bin::<D, E, SHARED>(s, cur, &mut bins, &mut spare, &mut c);
         }
-        let mut next = team.min(bins.first_from(cur))?;
+        let mut next = team.min(first_useful(s, &mut bins, cur))?;
         if next == u64::MAX {
             // Every ring is empty: the overflow's lowest bucket starts the next window.
-            next = team.min(bins.overflow_min(|e| s.dist[e.node as usize].below(e.dist.into())))?;
+            next = team.min(overflow_min(s, &mut bins))?;
             if next == u64::MAX {
                 return Ok(c);
             }
@@ -269,18 +358,21 @@ fn search<D: DistLabel, const SHARED: bool>(s: &Shared<D>, team: &Team) -> Resul
 /// agreeing on the next one, which would cost more than the bucket's work where buckets hold a
 /// node or two (a long path, 10^7 buckets: 0.76 s with rounds, about a fifth of that without).
 /// A barrier every [`ALONE_CHECK`] buckets lets a Ctrl-C through.
-fn search_alone<D: DistLabel>(s: &Shared<D>, team: &Team) -> Result<Counts, Stopped> {
+fn search_alone<D: DistLabel, E: Estimate>(
+    s: &Shared<D, E>,
+    team: &Team,
+) -> Result<Counts, Stopped> {
     let mut bins = Bins::new(s.shift);
     let mut c = Counts::default();
     for &e in read(&s.published[0]).iter() {
-        bins.push(e);
+        bins.push(e, s.key(e.node, e.dist.into()));
     }
     let mut spare = Vec::new();
     let mut cur = 0u64;
     loop {
-        cur = match bins.first_from(cur) {
+        cur = match first_useful(s, &mut bins, cur) {
             u64::MAX => {
-                let start = bins.overflow_min(|e| s.dist[e.node as usize].below(e.dist.into()));
+                let start = overflow_min(s, &mut bins);
                 if start == u64::MAX {
                     return Ok(c);
                 }
@@ -294,13 +386,38 @@ fn search_alone<D: DistLabel>(s: &Shared<D>, team: &Team) -> Result<Counts, Stop
             team.barrier()?;
         }
         while bins.len_of(cur) > 0 {
-            relax_bin::<D, false>(s, cur, &mut bins, &mut spare, &mut c);
+            relax_bin::<D, E, false>(s, cur, &mut bins, &mut spare, &mut c);
         }
     }
 }
 
 /// Buckets between two looks at the cancel flag in [`search_alone`].
 const ALONE_CHECK: u64 = 4096;
+
+/// This worker's first bucket from `cur` on, or `u64::MAX` if it has none or (A*) none that
+/// can still improve the answer: keys only grow along the ring and into the overflow, so if
+/// the first bucket's smallest key cannot, none can, and the bins are emptied.
+fn first_useful<D: DistLabel, E: Estimate>(
+    s: &Shared<D, E>,
+    bins: &mut Bins<D::Word>,
+    cur: u64,
+) -> u64 {
+    let first = bins.first_from(cur);
+    // `first << shift` is at most the key that put an entry in that bucket: no overflow.
+    if first != u64::MAX && !s.useful(first << s.shift) {
+        bins.clear();
+        return u64::MAX;
+    }
+    first
+}
+
+/// The overflow's lowest bucket after dropping its stale and useless entries.
+fn overflow_min<D: DistLabel, E: Estimate>(s: &Shared<D, E>, bins: &mut Bins<D::Word>) -> u64 {
+    bins.overflow_min(
+        |e| s.dist[e.node as usize].below(e.dist.into()),
+        |key| s.useful(key),
+    )
+}
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(PoisonError::into_inner)
@@ -328,8 +445,8 @@ fn for_each_in<T: Copy>(parts: &[&[T]], r: Range<usize>, mut f: impl FnMut(T)) -
 
 /// Takes this worker's bin of bucket `b` (leaving `spare` in its place) and relaxes its
 /// entries, which may refill the bin; the emptied vector becomes the new `spare`.
-fn relax_bin<D: DistLabel, const SHARED: bool>(
-    s: &Shared<D>,
+fn relax_bin<D: DistLabel, E: Estimate, const SHARED: bool>(
+    s: &Shared<D, E>,
     b: u64,
     bins: &mut Bins<D::Word>,
     spare: &mut Vec<Entry<D::Word>>,
@@ -338,7 +455,7 @@ fn relax_bin<D: DistLabel, const SHARED: bool>(
     let batch = bins.take(b, std::mem::take(spare));
     c.stats.tasks += batch.len() as u64;
     for &e in &batch {
-        relax::<D, SHARED>(s, e, bins, c);
+        relax::<D, E, SHARED>(s, e, bins, c);
     }
     *spare = batch;
     spare.clear();
@@ -346,8 +463,8 @@ fn relax_bin<D: DistLabel, const SHARED: bool>(
 
 /// Relaxes the out-arcs of the node of `e` unless a shorter distance has reached it since.
 #[inline(always)]
-fn relax<D: DistLabel, const SHARED: bool>(
-    s: &Shared<D>,
+fn relax<D: DistLabel, E: Estimate, const SHARED: bool>(
+    s: &Shared<D, E>,
     e: Entry<D::Word>,
     bins: &mut Bins<D::Word>,
     c: &mut Counts,
@@ -357,31 +474,40 @@ fn relax<D: DistLabel, const SHARED: bool>(
         c.stale += 1;
         return;
     }
+    // A*: the target is not expanded, and nothing whose key reaches its distance is.
+    if s.target == Some(e.node) || !s.useful(s.key(e.node, d)) {
+        c.pruned += 1;
+        return;
+    }
     let (lo, hi) = (s.offsets[u] as usize, s.offsets[u + 1] as usize);
     c.edges += (hi - lo) as u64;
     let targets = &s.targets[lo..hi];
     match s.weights {
         Some(ws) => {
             for (&t, &w) in targets.iter().zip(&ws[lo..hi]) {
-                relax_arc::<D, SHARED>(s, t, d + w as u64, bins, c);
+                relax_arc::<D, E, SHARED>(s, t, d + w as u64, bins, c);
             }
         }
         None => {
             for &t in targets {
-                relax_arc::<D, SHARED>(s, t, d + 1, bins, c);
+                relax_arc::<D, E, SHARED>(s, t, d + 1, bins, c);
             }
         }
     }
 }
 
 #[inline(always)]
-fn relax_arc<D: DistLabel, const SHARED: bool>(
-    s: &Shared<D>,
+fn relax_arc<D: DistLabel, E: Estimate, const SHARED: bool>(
+    s: &Shared<D, E>,
     t: u32,
     nd: u64,
     bins: &mut Bins<D::Word>,
     c: &mut Counts,
 ) {
+    let key = s.key(t, nd);
+    if !s.useful(key) {
+        return;
+    }
     let label = &s.dist[t as usize];
     let lowered = match SHARED {
         true => label.lower(nd),
@@ -389,10 +515,11 @@ fn relax_arc<D: DistLabel, const SHARED: bool>(
     };
     if lowered {
         c.improved += 1;
-        bins.push(Entry {
+        let e = Entry {
             node: t,
             dist: D::narrow(nd),
-        });
+        };
+        bins.push(e, key);
     }
 }
 
