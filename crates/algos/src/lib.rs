@@ -1,10 +1,11 @@
 //! ordo-algos: graph applications written once against the scheduler contract. Each module
 //! has the same shape: what it computes and its references, the parallel operator over
-//! [`ordo_exec::for_each`], a simple serial oracle, and a verifier. Five also have the fastest
+//! [`ordo_exec::for_each`], a simple serial oracle, and a verifier. Seven also have the fastest
 //! known method on the frontier executor ([`ordo_exec::run_team`]) in a submodule, which the
 //! front ends run by default ([`variants`]).
 //!
 //! * [`sssp`], [`bfs`], [`astar`]: paths, prioritized by distance (plus an estimate for A*);
+//!   [`sssp::delta_step`]: delta-stepping (and [`astar::run_buckets`], A* on it);
 //!   [`bfs::direction`]: direction-optimizing BFS.
 //! * [`cc`]: connected components, prioritized by label; [`cc::afforest`].
 //! * [`kcore`]: core numbers by peeling, prioritized by the current degree estimate;

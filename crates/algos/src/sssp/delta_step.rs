@@ -22,6 +22,12 @@
 //!   an empty bucket costs a look at an empty vector, whatever the distances and the shift
 //!   (GAPBS keeps a vector per bucket up to the largest distance / delta).
 //!
+//! **A\*** runs on the same engine ([`crate::astar::run_buckets`]): an entry's bucket is its
+//! distance plus the estimate, and entries and relaxations whose key reaches the target's
+//! distance are dropped; a worker whose first bucket cannot improve that distance empties its
+//! bins (keys only grow along them) and offers no bucket, so the search ends when no worker
+//! has a useful one.
+//!
 //! Complexity: O(m) relaxations per bucket round in the worst case; on graphs with random
 //! weights, about the O(n + m + buckets x max degree) of delta-stepping. Output: the same
 //! distances as [`dijkstra`](super::dijkstra).
