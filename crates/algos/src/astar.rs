@@ -123,11 +123,7 @@ pub fn run<S: Scheduler<SsspTask>>(
     sched: &S,
     cfg: &ExecConfig,
 ) -> Result<AstarOutput, ExecError> {
-    let n = g.num_nodes();
-    assert!(
-        (source as usize) < n && (target as usize) < n,
-        "node out of range"
-    );
+    let n = check_ends(g, source, target);
     let dist: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(UNREACHABLE)).collect();
     dist[source as usize].store(0, Ordering::Relaxed);
     let weights = g.weights();
@@ -176,6 +172,16 @@ pub fn run<S: Scheduler<SsspTask>>(
         },
         report,
     })
+}
+
+/// The node count, after checking that both ends are nodes of `g`.
+fn check_ends(g: &Graph, source: u32, target: u32) -> usize {
+    let n = g.num_nodes();
+    assert!(
+        (source as usize) < n && (target as usize) < n,
+        "node out of range"
+    );
+    n
 }
 
 /// Checks `dist` against serial Dijkstra's distance from `source` to `target`.
@@ -242,11 +248,7 @@ pub fn run_buckets(
     use crate::distance::{fits_in_u32, DistLabel};
     use crate::sssp::delta_step::engine;
     use std::sync::atomic::AtomicU32;
-    let n = g.num_nodes();
-    assert!(
-        (source as usize) < n && (target as usize) < n,
-        "node out of range"
-    );
+    check_ends(g, source, target);
     let (dist, report, (expanded, stale_tasks, pruned)) = if fits_in_u32(g) {
         let run = engine::<AtomicU32, _>(g, source, Some(target), h, shift, cfg)?;
         let counts = run.astar_counts();

@@ -21,6 +21,20 @@ fn grid(name: &str) -> String {
     path
 }
 
+/// `app` on `g`, 1000 times at 8 workers, by its priority-scheduled method.
+fn long_priority_run<'a>(app: &'a str, g: &'a str) -> [&'a str; 8] {
+    [
+        app,
+        g,
+        "--repeat",
+        "1000",
+        "--threads",
+        "8",
+        "--algo",
+        "priority",
+    ]
+}
+
 fn start(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_ordo"))
         .args(args)
@@ -64,16 +78,7 @@ fn finish_within(mut child: Child, limit: Duration) -> (Option<i32>, String, Dur
 fn ctrl_c_stops_a_long_run_with_the_partial_report() {
     let g = grid("partial-report");
     let cases: &[&[&str]] = &[
-        &[
-            "sssp",
-            &g,
-            "--repeat",
-            "1000",
-            "--threads",
-            "8",
-            "--algo",
-            "priority",
-        ],
+        &long_priority_run("sssp", &g),
         &[
             "pagerank",
             &g,
@@ -118,16 +123,7 @@ fn ctrl_c_stops_a_long_run_with_the_partial_report() {
 #[test]
 fn a_second_ctrl_c_quits_at_once() {
     let g = grid("second");
-    let child = start(&[
-        "cc",
-        &g,
-        "--repeat",
-        "1000",
-        "--threads",
-        "8",
-        "--algo",
-        "priority",
-    ]);
+    let child = start(&long_priority_run("cc", &g));
     std::thread::sleep(Duration::from_millis(1500));
     sigint(&child);
     sigint(&child);
