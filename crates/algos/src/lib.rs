@@ -39,6 +39,8 @@ mod parents;
 pub mod pfp;
 pub mod sssp;
 pub mod tc;
+#[cfg(test)]
+mod test_graphs;
 pub mod variants;
 mod verify;
 

@@ -5,7 +5,7 @@ use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::LoadedInput;
 use crate::output::sched_json;
-use crate::run::{exec_config_threads, exec_error, AppOutput, AppRun, Runs};
+use crate::run::{exec_config_threads, exec_error, sched_delta, AppOutput, AppRun, Runs};
 use ordo_algos::in_edges::InEdges;
 use ordo_algos::variants::{Variant, Variants};
 use ordo_exec::{ExecConfig, ExecError};
@@ -48,6 +48,17 @@ pub struct MethodRuns<O> {
     pub config: Option<ordo_sched::SchedulerConfig>,
     pub threads: usize,
     pub runs: Runs<O>,
+}
+
+impl<O> MethodRuns<O> {
+    /// The bucket width the runs used: the scheduler's, if it has one (only the bucketing
+    /// ones do), else `frontier`, the delta-stepping methods' own.
+    pub fn delta(&self, frontier: u32) -> Option<u32> {
+        match &self.config {
+            Some(sched) => sched_delta(sched),
+            None => Some(frontier),
+        }
+    }
 }
 
 /// Runs `method` `--repeat` times: `scheduled` (one of `run_app`'s forms, bound to the

@@ -5,7 +5,7 @@ use crate::args::{InputArgs, RunArgs};
 use crate::error::{note, CliError, CliResult};
 use crate::load::{load_noted, LoadedInput};
 use crate::output::{finish_runs, verify_runs, verify_with, write_out};
-use crate::run::{run_app, run_app_labelled, sched_delta};
+use crate::run::{run_app, run_app_labelled};
 use ordo_algos::{astar, bfs, named, sssp, variants};
 use ordo_graph::WeightSpec;
 use serde_json::json;
@@ -114,11 +114,7 @@ pub fn sssp_cmd(a: &SsspArgs) -> CliResult {
     let out = &runs.results[0];
     write_out(g, &a.run, &out.dist, sssp::UNREACHABLE)?;
     let (reached, sum, max) = sssp::summarize(&out.dist);
-    // Of the schedulers only the bucketing ones have a delta; delta-stepping always has one.
-    let delta_used = match &r.config {
-        Some(sched) => sched_delta(sched),
-        None => Some(delta),
-    };
+    let delta_used = r.delta(delta);
     finish_runs(
         "sssp",
         &li,
@@ -228,10 +224,7 @@ pub fn astar_cmd(a: &AstarArgs) -> CliResult {
         },
     )?;
     let out = &runs.results[0];
-    let delta_used = match &r.config {
-        Some(sched) => sched_delta(sched),
-        None => Some(delta),
-    };
+    let delta_used = r.delta(delta);
     finish_runs(
         "astar",
         &li,

@@ -1,7 +1,7 @@
 //! What a round of the frontier executor costs: `cargo run --release -p ordo-exec --example
 //! round_cost [THREADS...]` times 20,000 barriers and 20,000 empty `for_chunks` loops per thread
 //! count, and prints nanoseconds per round and the cost of starting a team (the exec README
-//! records the figures).
+//! records the figures). `NOPIN=1` runs the workers unpinned.
 
 use ordo_exec::{run_team, ExecConfig};
 use std::time::Instant;

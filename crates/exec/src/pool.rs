@@ -124,8 +124,9 @@ impl Latch {
     }
 
     fn count_down(&self) {
-        // Release: the job's writes (its result slot) happen before the caller's Acquire load
-        // that sees zero.
+        // Release: the job's writes (its result slot, its panic flag) happen before the
+        // caller's Acquire load that sees zero. The decrements form one release sequence, so
+        // that load orders every job's writes, not only the last one's.
         if self.left.fetch_sub(1, Ordering::Release) == 1 {
             let _held = lock(&self.lock);
             self.zero.notify_all();
@@ -213,6 +214,7 @@ where
         Err(payload) => {
             on_panic();
             failure.record(w, payload.as_ref());
+            // Relaxed: read by the caller after the latch, which orders it (`count_down`).
             panicked[w].store(true, Ordering::Relaxed);
         }
     };
@@ -251,12 +253,12 @@ where
         // fresh thread.
         let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(job) };
         if let Err(returned) = thread.jobs.send(job) {
+            // Not expected: a parked thread ends only when the pool drops its sender. But the
+            // SAFETY argument needs every job to run, so the job gets a fresh thread (whose
+            // receiver is alive: it ends only when this sender is dropped).
             *thread = spawn_thread();
-            if let Err(lost) = thread.jobs.send(returned.0) {
-                // A fresh thread's channel is open; if that ever failed, run the job here
-                // rather than wait for it forever.
-                (lost.0)();
-            }
+            let sent = thread.jobs.send(returned.0);
+            sent.unwrap_or_else(|_| unreachable!("a fresh worker's channel is open"));
         }
     }
     // Worker 0: here, pinned for the run when asked.

@@ -10,8 +10,9 @@
 //! # Contract (SPMD)
 //! Every worker runs the same body and calls the team's collective operations
 //! ([`Team::sum`], [`Team::sum_f64`], [`Team::min`], [`Team::barrier`], [`Team::for_chunks`])
-//! the same number of times, in the same order; decisions that steer the control flow are taken from a collective's result
-//! (which every worker receives alike), never from a worker's own view of shared memory.
+//! the same number of times, in the same order; decisions that steer the control flow are
+//! taken from a collective's result (which every worker receives alike), never from a
+//! worker's own view of shared memory.
 //!
 //! # Protocol of `for_chunks`
 //! Loop `k` hands out chunks from cursor `k mod 2` with `fetch_add`, and ends with a barrier
@@ -134,6 +135,8 @@ impl Team<'_> {
         let k = self.gathers.get();
         self.gathers.set(k + 1);
         let terms = &self.shared.terms[k % 2];
+        // Relaxed: the barrier below publishes the stores; the set is rewritten only two
+        // gathers later, after every worker has read it and passed another barrier.
         for (slot, v) in terms[self.worker].iter().zip(values) {
             slot.store(v, Ordering::Relaxed);
         }

@@ -5,9 +5,7 @@
 
 use crate::errors::{exec_error, value_error};
 use crate::graph::PyGraph;
-use crate::running::{
-    choose_algo, exec_config, interruptible, report_dict, run_config, run_method,
-};
+use crate::running::{exec_config, interruptible, report_dict, run_config, MethodCall};
 use numpy::IntoPyArray;
 use ordo_algos as algos;
 use ordo_algos::astar::Geometry;
@@ -85,23 +83,19 @@ pub fn sssp<'py>(
     let pg = graph.get();
     let src = pg.node("source", source)?;
     let g = pg.weighted();
-    let method = choose_algo(&variants::SSSP, algo, scheduler, params, None)?;
     let default_delta = algos::sssp::default_delta(g);
-    let (out, label) = run_method(
+    let call = MethodCall::choose(&variants::SSSP, algo, scheduler, params, threads, None)?
+        .with_delta(delta, Some(default_delta));
+    let shift = delta.unwrap_or(default_delta);
+    let (out, label) = call.run(
         py,
-        method,
-        scheduler,
-        params,
-        delta,
-        Some(default_delta),
-        threads,
         |s, e| named::sssp(s, e, g, src),
-        |e| algos::sssp::delta_step::run(g, src, delta.unwrap_or(default_delta), e),
+        |e| algos::sssp::delta_step::run(g, src, shift, e),
     )?;
     let dist = as_float(&out.dist, algos::sssp::UNREACHABLE).into_pyarray(py);
     let s = out.stats;
     let extra = vec![
-        ("algo", any(py, method.name)?),
+        ("algo", any(py, call.method.name)?),
         ("stale_tasks", any(py, s.stale_tasks)?),
         ("improving_relaxations", any(py, s.improving_relaxations)?),
         ("edges_scanned", any(py, s.edges_scanned)?),
@@ -124,15 +118,11 @@ pub fn bfs<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let pg = graph.get();
     let src = pg.node("source", source)?;
-    let method = choose_algo(&variants::BFS, algo, scheduler, params, None)?;
-    let (out, label) = run_method(
+    // Priority = level: one bucket per level.
+    let call = MethodCall::choose(&variants::BFS, algo, scheduler, params, threads, None)?
+        .with_delta(None, Some(0));
+    let (out, label) = call.run(
         py,
-        method,
-        scheduler,
-        params,
-        None,
-        Some(0), // priority = level: one bucket per level
-        threads,
         |s, e| named::bfs(s, e, pg.graph(), src),
         |e| {
             let (g, incoming) = with_in_edges(pg)?;
@@ -141,7 +131,7 @@ pub fn bfs<'py>(
     )?;
     let level = as_float(&out.level, algos::bfs::UNREACHED).into_pyarray(py);
     let extra = vec![
-        ("algo", any(py, method.name)?),
+        ("algo", any(py, call.method.name)?),
         ("stale_tasks", any(py, out.stats.stale_tasks)?),
     ];
     answer(py, level.into_any(), report, &label, &out.report, extra)
@@ -188,18 +178,14 @@ pub fn astar<'py>(
              Graph.with_coordinates(xy)",
         )
     })?;
-    let method = choose_algo(&variants::ASTAR, algo, scheduler, params, None)?;
     let default_delta = algos::sssp::default_delta(g);
-    let (out, label) = run_method(
+    let call = MethodCall::choose(&variants::ASTAR, algo, scheduler, params, threads, None)?
+        .with_delta(delta, Some(default_delta));
+    let shift = delta.unwrap_or(default_delta);
+    let (out, label) = call.run(
         py,
-        method,
-        scheduler,
-        params,
-        delta,
-        Some(default_delta),
-        threads,
         |s, e| named::astar(s, e, g, src, dst, &h),
-        |e| algos::astar::run_buckets(g, src, dst, &h, delta.unwrap_or(default_delta), e),
+        |e| algos::astar::run_buckets(g, src, dst, &h, shift, e),
     )?;
     let dist = if out.dist == algos::sssp::UNREACHABLE {
         f64::INFINITY
@@ -208,7 +194,7 @@ pub fn astar<'py>(
     };
     let s = out.stats;
     let extra = vec![
-        ("algo", any(py, method.name)?),
+        ("algo", any(py, call.method.name)?),
         ("expanded", any(py, s.expanded)?),
         ("pruned", any(py, s.pruned)?),
         ("stale_tasks", any(py, s.stale_tasks)?),
@@ -248,21 +234,17 @@ pub fn pagerank<'py>(
         return Err(value_error("PageRank of a graph with no nodes"));
     }
     let asked = priority.map(|p| format!("priority='{p}'"));
-    let method = choose_algo(
+    let call = MethodCall::choose(
         &variants::PAGERANK,
         algo,
         scheduler,
         params,
+        threads,
         asked.as_deref(),
     )?;
-    let (out, label) = run_method(
+    let method = call.method;
+    let (out, label) = call.run(
         py,
-        method,
-        scheduler,
-        params,
-        None,
-        None,
-        threads,
         |s, e| named::pagerank(s, e, pg.graph(), tolerance, kind).map(Scores::Pushed),
         |e| {
             let (g, incoming) = with_in_edges(pg)?;
@@ -271,7 +253,7 @@ pub fn pagerank<'py>(
         },
     )?;
     let mut extra = vec![
-        ("algo", any(py, method.name)?),
+        ("algo", any(py, call.method.name)?),
         ("error_bound", any(py, out.error_bound())?),
     ];
     match &out {
@@ -312,22 +294,16 @@ pub fn cc<'py>(
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
-    let method = choose_algo(&variants::CC, algo, scheduler, params, None)?;
-    let delta = Some(algos::cc::default_delta(g));
-    let (out, label) = run_method(
+    let call = MethodCall::choose(&variants::CC, algo, scheduler, params, threads, None)?
+        .with_delta(None, Some(algos::cc::default_delta(g)));
+    let (out, label) = call.run(
         py,
-        method,
-        scheduler,
-        params,
-        None,
-        delta,
-        threads,
         |s, e| named::cc(s, e, g),
         |e| algos::cc::afforest::run(g, e),
     )?;
     let values: Vec<i64> = out.label.iter().map(|&x| x as i64).collect();
     let extra = vec![
-        ("algo", any(py, method.name)?),
+        ("algo", any(py, call.method.name)?),
         ("components", any(py, algos::cc::count(&out.label))?),
         ("stale_tasks", any(py, out.stats.stale_tasks)?),
         ("relabels", any(py, out.stats.relabels)?),
@@ -354,22 +330,16 @@ pub fn kcore<'py>(
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
-    let method = choose_algo(&variants::KCORE, algo, scheduler, params, None)?;
-    let delta = Some(algos::kcore::default_delta(g));
-    let (out, label) = run_method(
+    let call = MethodCall::choose(&variants::KCORE, algo, scheduler, params, threads, None)?
+        .with_delta(None, Some(algos::kcore::default_delta(g)));
+    let (out, label) = call.run(
         py,
-        method,
-        scheduler,
-        params,
-        None,
-        delta,
-        threads,
         |s, e| named::kcore(s, e, g),
         |e| algos::kcore::peel::run(g, e),
     )?;
     let values: Vec<i64> = out.core.iter().map(|&x| x as i64).collect();
     let extra = vec![
-        ("algo", any(py, method.name)?),
+        ("algo", any(py, call.method.name)?),
         ("lowered", any(py, out.stats.lowered)?),
         ("unchanged", any(py, out.stats.unchanged)?),
     ];
@@ -395,15 +365,11 @@ pub fn mst<'py>(
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
-    let method = choose_algo(&variants::MST, algo, scheduler, params, None)?;
-    let (out, label) = run_method(
+    // Priority = component degree, one bucket each.
+    let call = MethodCall::choose(&variants::MST, algo, scheduler, params, threads, None)?
+        .with_delta(None, Some(0));
+    let (out, label) = call.run(
         py,
-        method,
-        scheduler,
-        params,
-        None,
-        Some(0), // priority = component degree, one bucket each
-        threads,
         |s, e| named::mst(s, e, g),
         |e| algos::mst::boruvka::run(g, e),
     )?;
@@ -416,7 +382,7 @@ pub fn mst<'py>(
         column(|e| e.weight).into_pyarray(py),
     );
     let extra = vec![
-        ("algo", any(py, method.name)?),
+        ("algo", any(py, call.method.name)?),
         ("weight", any(py, out.weight)?),
         ("merges", any(py, out.merges)?),
         ("stale_tasks", any(py, out.stale_tasks)?),

@@ -4,6 +4,7 @@
 
 use crate::errors::{named_error, value_error};
 use ordo_algos::named::NamedRunError;
+use ordo_algos::variants::{Variant, Variants};
 use ordo_exec::{default_threads, panic_message, ExecConfig, RunReport, MAX_THREADS};
 use ordo_sched::{SchedulerConfig, Topology};
 use pyo3::exceptions::PyRuntimeError;
@@ -175,51 +176,83 @@ pub fn report_dict<'py>(
     Ok(d)
 }
 
-/// The method `algo` of `variants` to run: `auto` picks the scheduled version when a scheduler,
-/// its parameters or `other` (another scheduled-only argument) were given.
-pub fn choose_algo(
-    variants: &ordo_algos::variants::Variants,
-    algo: &str,
-    scheduler: &str,
-    params: Option<&Bound<'_, PyDict>>,
-    other: Option<&str>,
-) -> PyResult<&'static ordo_algos::variants::Variant> {
-    let request = if let Some(other) = other {
-        Some(other.to_string())
-    } else if scheduler != "auto" {
-        Some(format!("scheduler='{scheduler}'"))
-    } else if params.is_some_and(|p| !p.is_empty()) {
-        Some("scheduler parameters".to_string())
-    } else {
-        None
-    };
-    variants
-        .resolve(algo, request.as_deref())
-        .map_err(value_error)
+/// An application's method as a Python call asked for it (`algo=`, `scheduler=` and its
+/// parameters, `threads=`, `delta=`), ready to run.
+pub struct MethodCall<'a, 'py> {
+    pub method: &'static Variant,
+    scheduler: &'a str,
+    params: Option<&'a Bound<'py, PyDict>>,
+    threads: Option<i64>,
+    /// `delta=` as given, for the scheduled version.
+    delta: Option<u32>,
+    /// The application's bucket width, hinted to the scheduler when `delta=` was not given.
+    default_delta: Option<u32>,
 }
 
-/// Runs `method` and returns its output with the report's scheduler label: `scheduled` on the
-/// scheduler `name` with `params` (and `delta`, else the application's `default_delta` hinted)
-/// when it is the priority version, else `frontier` on the frontier executor with `threads`
-/// workers.
-#[allow(clippy::too_many_arguments)]
-pub fn run_method<O: Send>(
-    py: Python<'_>,
-    method: &ordo_algos::variants::Variant,
-    name: &str,
-    params: Option<&Bound<'_, PyDict>>,
-    delta: Option<u32>,
-    default_delta: Option<u32>,
-    threads: Option<i64>,
-    scheduled: impl FnOnce(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError> + Send,
-    frontier: impl FnOnce(&ExecConfig) -> Result<O, ordo_exec::ExecError> + Send,
-) -> PyResult<(O, String)> {
-    if method.scheduled {
-        let rc = run_config(name, params, delta, default_delta, threads)?;
-        return Ok((rc.run(py, scheduled)?, rc.sched.label()));
+impl<'a, 'py> MethodCall<'a, 'py> {
+    /// The method `algo` of `variants`: `auto` picks the scheduled version when a scheduler,
+    /// its parameters or `other` (another scheduled-only argument) were given.
+    pub fn choose(
+        variants: &Variants,
+        algo: &str,
+        scheduler: &'a str,
+        params: Option<&'a Bound<'py, PyDict>>,
+        threads: Option<i64>,
+        other: Option<&str>,
+    ) -> PyResult<Self> {
+        let request = if let Some(other) = other {
+            Some(other.to_string())
+        } else if scheduler != "auto" {
+            Some(format!("scheduler='{scheduler}'"))
+        } else if params.is_some_and(|p| !p.is_empty()) {
+            Some("scheduler parameters".to_string())
+        } else {
+            None
+        };
+        let method = variants
+            .resolve(algo, request.as_deref())
+            .map_err(value_error)?;
+        Ok(MethodCall {
+            method,
+            scheduler,
+            params,
+            threads,
+            delta: None,
+            default_delta: None,
+        })
     }
-    let exec = exec_config(threads, None)?;
-    let out = interruptible(py, exec.cancel.as_ref(), || frontier(&exec))?
-        .map_err(crate::errors::exec_error)?;
-    Ok((out, format!("{} (frontier executor)", method.name)))
+
+    /// The bucket width: `delta=` as given (`None`: not given) and the application's default.
+    pub fn with_delta(self, delta: Option<u32>, default_delta: Option<u32>) -> Self {
+        MethodCall {
+            delta,
+            default_delta,
+            ..self
+        }
+    }
+
+    /// Runs the method and returns its output with the report's scheduler label: `scheduled`
+    /// on the named scheduler when it is the priority version, else `frontier` on the
+    /// frontier executor.
+    pub fn run<O: Send>(
+        &self,
+        py: Python<'_>,
+        scheduled: impl FnOnce(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError> + Send,
+        frontier: impl FnOnce(&ExecConfig) -> Result<O, ordo_exec::ExecError> + Send,
+    ) -> PyResult<(O, String)> {
+        if self.method.scheduled {
+            let rc = run_config(
+                self.scheduler,
+                self.params,
+                self.delta,
+                self.default_delta,
+                self.threads,
+            )?;
+            return Ok((rc.run(py, scheduled)?, rc.sched.label()));
+        }
+        let exec = exec_config(self.threads, None)?;
+        let out = interruptible(py, exec.cancel.as_ref(), || frontier(&exec))?
+            .map_err(crate::errors::exec_error)?;
+        Ok((out, format!("{} (frontier executor)", self.method.name)))
+    }
 }

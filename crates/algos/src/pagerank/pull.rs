@@ -246,7 +246,9 @@ impl<S: Share> State<'_, S> {
         team.for_chunks(n, CHUNK, |r| {
             for v in r {
                 self.value[v].set(start);
-                self.shares[0][v].set(self.share_of(v, start));
+                // As in `pull`: a dangling node's share is read by no one.
+                let degree = (self.g.out_degree(v as u32) as i64).max(1);
+                self.shares[0][v].set_quotient(start, degree);
             }
             0
         })?;
@@ -267,13 +269,6 @@ impl<S: Share> State<'_, S> {
             if last.change < stop || last.iterations >= MAX_ITERATIONS {
                 return Ok((stats, last));
             }
-        }
-    }
-
-    fn share_of(&self, v: usize, value: f64) -> f64 {
-        match self.g.out_degree(v as u32) {
-            0 => 0.0,
-            d => value / d as f64,
         }
     }
 

@@ -1,12 +1,8 @@
 use super::*;
-use ordo_graph::{gen, BuildOptions, EdgeList, IdBase};
+use ordo_graph::{gen, BuildOptions};
 
 fn graph(arcs: &[(u32, u32, u32)], n: u32) -> Graph {
-    let mut el = EdgeList::with_capacity(n, arcs.len(), true);
-    for &(a, b, w) in arcs {
-        el.push(a, b, w);
-    }
-    el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+    crate::test_graphs::weighted(n, arcs)
 }
 
 fn schedulers() -> Vec<(SchedulerConfig, Vec<usize>)> {

@@ -36,7 +36,7 @@ use super::{SsspOutput, SsspStats};
 use crate::distance::{fits_in_u32, DistLabel};
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
-use std::ops::Range;
+use std::ops::{Deref, Range};
 use std::sync::atomic::{AtomicU32, AtomicU64};
 use std::sync::{PoisonError, RwLock};
 
@@ -321,20 +321,21 @@ fn search<D: DistLabel, E: Estimate, const SHARED: bool>(
     let mut bins = Bins::new(s.shift);
     let mut c = Counts::default();
     let mut spare = Vec::new();
+    // The read guards of the published bins during a round (one vector for the whole run).
+    let mut frontier = Vec::with_capacity(s.published.len());
     // Every worker's bin of bucket `cur` is in `published`.
     let mut cur = 0u64;
     loop {
         c.rounds += 1;
-        let frontier: Vec<_> = s.published.iter().map(read).collect();
-        let parts: Vec<&[Entry<D::Word>]> = frontier.iter().map(|p| &p[..]).collect();
-        let total = parts.iter().map(|p| p.len()).sum();
+        frontier.extend(s.published.iter().map(read));
+        let total = frontier.iter().map(|p| p.len()).sum();
         let relaxed = team.for_chunks_nowait(total, CHUNK, |r| {
-            for_each_in(&parts, r, |e| {
+            for_each_in(&frontier, r, |e| {
                 relax::<D, E, SHARED>(s, e, &mut bins, &mut c)
             })
         });
         c.stats.tasks += relaxed;
-        drop(frontier);
+        frontier.clear();
         // Bucket fusion: a small bin of the current bucket goes on here, without a round.
         while (1..FUSION_LIMIT).contains(&bins.len_of(cur)) {
             relax_bin::<D, E, SHARED>(s, cur, &mut bins, &mut spare, &mut c);
@@ -430,7 +431,11 @@ fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
 }
 
 /// Calls `f` on the entries `r` of the concatenation of `parts`; returns how many.
-fn for_each_in<T: Copy>(parts: &[&[T]], r: Range<usize>, mut f: impl FnMut(T)) -> u64 {
+fn for_each_in<T: Copy, P: Deref<Target = Vec<T>>>(
+    parts: &[P],
+    r: Range<usize>,
+    mut f: impl FnMut(T),
+) -> u64 {
     let count = r.len() as u64;
     let (mut skip, mut left) = (r.start, r.len());
     for part in parts {
@@ -533,15 +538,7 @@ fn relax_arc<D: DistLabel, E: Estimate, const SHARED: bool>(
 mod tests {
     use super::*;
     use crate::sssp::dijkstra;
-    use ordo_graph::{BuildOptions, EdgeList, IdBase};
-
-    fn graph(n: u32, arcs: &[(u32, u32, u32)]) -> Graph {
-        let mut el = EdgeList::with_capacity(n, arcs.len(), true);
-        for &(a, b, w) in arcs {
-            el.push(a, b, w);
-        }
-        el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
-    }
+    use crate::test_graphs::weighted as graph;
 
     #[test]
     fn distances_past_the_ring_go_through_the_overflow() {
@@ -567,7 +564,7 @@ mod tests {
     #[test]
     fn stale_entries_are_skipped_not_relaxed() {
         // Node 2 is lowered twice in the first bucket (via 0 and via 1); with shift 20 all of it
-        // is one bucket, relaxed by fusion on one worker: its stale entry scans no edges.
+        // is one bucket, relaxed in order by one worker: its stale entry scans no edges.
         let g = graph(4, &[(0, 2, 10), (0, 1, 1), (1, 2, 1), (2, 3, 1)]);
         let out = run(&g, 0, 20, &ExecConfig::new(1)).unwrap();
         assert_eq!(out.dist, vec![0, 1, 2, 3]);
