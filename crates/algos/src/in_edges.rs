@@ -4,6 +4,9 @@ use ordo_graph::Graph;
 
 /// A graph's in-edges in CSR form: the transpose of a directed graph, or the graph itself when
 /// it is symmetric.
+///
+/// Built only from a [`Graph`], so it keeps the graph's CSR invariants, which unchecked loops
+/// may rely on: offsets non-decreasing from 0 to `sources.len()`, every source `< nodes()`.
 #[derive(Clone, Copy)]
 pub struct InEdges<'g> {
     offsets: &'g [u64],

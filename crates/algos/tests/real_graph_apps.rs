@@ -366,3 +366,39 @@ proptest! {
         prop_assert_eq!(forest.len() as u64, n - cc::count(&cc::serial_cc(&weighted)));
     }
 }
+
+/// Pull PageRank (both sweeps, single and double precision shares) within its reported bound
+/// of the power iteration on a road graph and a social graph, at 1, 2 and 8 threads.
+#[test]
+fn pull_pagerank_on_real_graphs_within_bound() {
+    use ordo_algos::in_edges::InEdges;
+    use pagerank::pull::{self, Sweep};
+    for name in ["USA-road-d.NY.gr.gz", "email-Enron.txt.gz"] {
+        let Some(path) = common::shared(name) else {
+            continue;
+        };
+        let mut g = load_graph(&path, &LoadOptions::default(), None)
+            .unwrap()
+            .graph;
+        g.build_transpose();
+        let (exact, _) = pagerank::power_iteration(&g);
+        let n = g.num_nodes() as f64;
+        // Stops of 1e-4 and 1e-4 / 10 on either side of single precision's threshold, and 1e-9.
+        for stop in [1e-4, pull::SINGLE_PRECISION_STOP / 10.0, 1e-9] {
+            for sweep in [Sweep::GaussSeidel, Sweep::Jacobi] {
+                for threads in [1, 2, 8] {
+                    let incoming = InEdges::transpose(&g).unwrap();
+                    let cfg = ExecConfig::new(threads);
+                    let out = pull::run(&g, incoming, stop / n, sweep, &cfg).unwrap();
+                    let l1 = pagerank::check_scores(&exact, &out.score, out.error_bound)
+                        .unwrap_or_else(|e| panic!("{name} {sweep:?} {stop} x{threads}: {e}"));
+                    assert!(
+                        out.error_bound <= 12.0 * stop + 1e-5,
+                        "{name}: bound too loose"
+                    );
+                    assert!(l1 <= out.error_bound);
+                }
+            }
+        }
+    }
+}

@@ -9,27 +9,44 @@
 //! value reads only its in-neighbours' shares `y_u / outdeg(u)`: one pass over the in-edges per
 //! iteration, each value written by one worker, no read-modify-writes.
 //!
+//! **Only shares are stored.** A node's value is its share times its degree (a dangling node's
+//! share is its value), so the loop keeps no value array: reading and writing one beside the
+//! shares was a quarter of a road graph's iteration (NY: 3.26 against 2.49 ms).
+//!
 //! **Sweeps.** A Jacobi iteration reads the previous iteration's shares and writes the new ones
 //! into a second array. A Gauss-Seidel sweep (GAPBS's `pr`) writes a node's share in place as
 //! soon as its value changes, so later nodes of the same sweep already pull it: fewer
 //! iterations on road graphs, and a result that depends on the interleaving. The change of a
 //! sweep is measured on the normalized scale (`Σ|Δy| / |y|₁`).
 //!
-//! **Error bound.** `y ↦ (1 - α)/n + α P'ᵀ y` is a contraction by α in L1 (`P'ᵀ` is
-//! substochastic), so after any `y`, one Jacobi step to `y'` with change `δ = |y' - y|₁` gives
-//! `|y' - y*|₁ <= B = α δ / (1 - α)`. Normalizing moves the distance to at most
-//! `2B / |y*|₁ <= 2B / (|y'|₁ - B)`. Both sweeps end with a Jacobi step, and that bound is
-//! reported; the verifier checks it against the serial power iteration.
+//! **Error bound.** The last iteration's change bounds the distance to the exact solution `y*`.
+//! The residual `r = (1 - α)/n + α P'ᵀ y' - y'` of the values `y'` an iteration wrote is
+//! `r_i = α Σ_j (y'_j / outdeg(j) - s_j)` over the in-neighbours `j` of `i`, where `s_j` is
+//! the share the iteration read: the previous iteration's (Jacobi, and Gauss-Seidel for nodes
+//! not yet updated) or the new one (Gauss-Seidel; one writer per node, so a read sees one of
+//! the two). Each `j` is read by its `outdeg(j)` out-neighbours, so `|r|₁ <= α δ` with
+//! `δ = |y' - y|₁`, and since `I - α P'ᵀ` has an inverse of L1 norm at most `1 / (1 - α)`,
+//! `|y' - y*|₁ <= B = α δ / (1 - α)`: the bound holds for any last iteration, whatever came
+//! before it. Normalizing moves the distance to at most
+//! `2B / |y*|₁ <= 2B / (|y'|₁ - B)`. That bound is reported; the verifier checks it against the
+//! serial power iteration. (An earlier version closed every Gauss-Seidel run with a Jacobi
+//! step to have a bound: one iteration in 10 to 20 spent on nothing.)
 //!
 //! **Precision.** The pull loop gathers one share per in-edge at a random place: on graphs
 //! larger than the cache that gather is the iteration's cost. When the requested L1 change is
 //! at least [`SINGLE_PRECISION_STOP`] (the default tolerance's and GAPBS's), shares are stored
-//! as `f32`, as GAPBS stores all its scores: half the bytes gathered; a share is divided in
-//! single precision too. Values and sums stay `f64`. Rounding a share (three roundings: the
-//! value, the degree, the quotient, so `u = 3 x 2^-24`) perturbs each Jacobi step by at most
-//! `α u |y|₁` in L1, since the shares of all in-edges sum to the non-dangling part of `|y|₁`,
-//! and the bound takes it in: `B = (α δ + α u |y|₁) / (1 - α)`, about 1e-6 of the scores'
-//! mass, a sixth of the smallest bound such a run stops with.
+//! as `f32` and a node's update is computed in `f32`, as GAPBS does: half the bytes gathered,
+//! and no conversions in the chain from one node to the next. Only in-lists of 8 or more sum
+//! in `f64` (four running sums), and the change and the total add up in `f64`. The values are
+//! what the stored shares say (`y'_j = s'_j outdeg(j)`). The loop computes each node's new
+//! value `z_i` within `v z*_i` of `z*_i = (1 - α)/n + α Σ_j s_j` (`v = 10 x 2^-24`: up to 6
+//! additions of a short sum, the base, the product, the sum) and stores it as a share within
+//! `u = 3 x 2^-24`, so `|y' - z|₁ <= u |z|₁`. Then
+//! `r_i = α Σ_j (s'_j - s_j) + (z_i - y'_i) + (z*_i - z_i)`, and with `δ = |z - y|₁` the
+//! change the loop measures and `|z*|₁ <= |y'|₁ + δ`,
+//! `B = (α δ + (1 + α) u |y'|₁ + v (|y'|₁ + δ)) / (1 - α)`. The rounding terms come to
+//! about 1e-5 of the scores' mass, a tenth of the smallest bound such a run stops with. (In
+//! double precision the sums' own rounding, below 1e-11 of the mass, is left out.)
 //!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
 
@@ -37,27 +54,42 @@ use super::{AtomicF64, PrVerifyError, DAMPING};
 use crate::in_edges::InEdges;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Runs asking for an L1 change at least this large store shares in single precision (module
 /// docs, Precision).
-pub const SINGLE_PRECISION_STOP: f64 = 1e-6;
+pub const SINGLE_PRECISION_STOP: f64 = 1e-5;
 
-/// A node's share `y_u / outdeg(u)` as the pull loop stores it.
-trait Share: Send + Sync {
-    /// The relative rounding error of a stored share.
-    const UNIT_ROUNDOFF: f64;
+/// A node's share `y_u / outdeg(u)` as the pull loop stores it, and the arithmetic of a node's
+/// update (module docs, Precision).
+trait Share: Send + Sync + Sized {
+    /// What sums and new values are computed in.
+    type Num: Copy;
+    /// The relative error of a stored share, read back as a value (share times degree).
+    const SHARE_ROUNDOFF: f64;
+    /// The relative error of a new value against `base + α Σ shares` in exact arithmetic.
+    const VALUE_ROUNDOFF: f64;
     fn zero() -> Self;
     fn get(&self) -> f64;
-    fn set(&self, x: f64);
     /// Stores `x / degree`.
-    fn set_quotient(&self, x: f64, degree: i64) {
-        self.set(x / degree as f64)
-    }
+    fn set_quotient(&self, x: f64, degree: i64);
+    fn num(x: f64) -> Self::Num;
+    /// The sum of the shares of fewer than [`SHORT`] `sources`.
+    ///
+    /// # Safety
+    /// As [`gather`]'s.
+    unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> Self::Num;
+    /// Stores the share of the value `base + α pulled` and returns that value.
+    fn update(&self, base: Self::Num, pulled: Self::Num, degree: i64) -> f64;
 }
 
 impl Share for AtomicF64 {
-    const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
+    type Num = f64;
+    /// Two roundings: the quotient, and the value read back as share times degree.
+    const SHARE_ROUNDOFF: f64 = f64::EPSILON;
+    /// The sums' rounding (a hub of 10^5 in-edges: 1e-11 of its value) is left out.
+    const VALUE_ROUNDOFF: f64 = 0.0;
 
     fn zero() -> Self {
         AtomicF64::new(0.0)
@@ -69,17 +101,51 @@ impl Share for AtomicF64 {
     }
 
     #[inline(always)]
-    fn set(&self, x: f64) {
-        AtomicF64::set(self, x)
+    fn set_quotient(&self, x: f64, degree: i64) {
+        self.set(x / degree as f64)
+    }
+
+    #[inline(always)]
+    fn num(x: f64) -> f64 {
+        x
+    }
+
+    #[inline(always)]
+    unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> f64 {
+        // SAFETY: the caller's promise.
+        let share = |u: u32| unsafe { shares.get_unchecked(u as usize) }.get();
+        sources.iter().map(|&u| share(u)).sum()
+    }
+
+    #[inline(always)]
+    fn update(&self, base: f64, pulled: f64, degree: i64) -> f64 {
+        let new = base + DAMPING * pulled;
+        self.set_quotient(new, degree);
+        new
     }
 }
 
 /// An `f32` share in an atomic word (plain loads and stores, as [`AtomicF64`]'s).
 struct AtomicF32(AtomicU32);
 
+impl AtomicF32 {
+    #[inline(always)]
+    fn get32(&self) -> f32 {
+        f32::from_bits(self.0.load(Relaxed))
+    }
+}
+
+/// `f32`'s unit roundoff.
+const U32: f64 = f32::EPSILON as f64 / 2.0;
+
 impl Share for AtomicF32 {
-    /// Three roundings: the value to `f32`, the degree (above 2^24), the quotient.
-    const UNIT_ROUNDOFF: f64 = 3.0 * f32::EPSILON as f64 / 2.0;
+    type Num = f32;
+    /// Two roundings (the quotient, the degree above 2^24) and a spare one; the value read
+    /// back as share times degree is exact in `f64` below degree 2^29, else one more.
+    const SHARE_ROUNDOFF: f64 = 3.0 * U32 + f64::EPSILON;
+    /// Up to `SHORT - 1` additions of a short sum (a long sum's `f64` total: one rounding),
+    /// the base, the product and the sum.
+    const VALUE_ROUNDOFF: f64 = (SHORT + 2) as f64 * U32;
 
     fn zero() -> Self {
         AtomicF32(AtomicU32::new(0f32.to_bits()))
@@ -87,22 +153,43 @@ impl Share for AtomicF32 {
 
     #[inline(always)]
     fn get(&self) -> f64 {
-        f32::from_bits(self.0.load(Relaxed)) as f64
+        self.get32() as f64
     }
 
-    #[inline(always)]
-    fn set(&self, x: f64) {
-        self.0.store((x as f32).to_bits(), Relaxed)
-    }
-
-    /// Divides in single precision: `divss` has a fraction of `divsd`'s latency, and the
-    /// division per node was a quarter of a road graph's sweep.
     #[inline(always)]
     fn set_quotient(&self, x: f64, degree: i64) {
         self.0
             .store(((x as f32) / degree as f32).to_bits(), Relaxed)
     }
+
+    #[inline(always)]
+    fn num(x: f64) -> f32 {
+        x as f32
+    }
+
+    /// Adds in single precision, as GAPBS does: no conversion per edge.
+    #[inline(always)]
+    unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> f32 {
+        // SAFETY: the caller's promise.
+        let share = |u: u32| unsafe { shares.get_unchecked(u as usize) }.get32();
+        sources.iter().map(|&u| share(u)).sum()
+    }
+
+    /// All in single precision. On graphs whose neighbours have nearby ids (roads), a
+    /// Gauss-Seidel sweep's next node often pulls the share just stored, so the update is a
+    /// latency chain from node to node; conversions to and from `f64` in it cost a fifth of a
+    /// road graph's sweep.
+    #[inline(always)]
+    fn update(&self, base: f32, pulled: f32, degree: i64) -> f64 {
+        let new = base + DAMPING as f32 * pulled;
+        self.0.store((new / degree as f32).to_bits(), Relaxed);
+        new as f64
+    }
 }
+
+/// In-lists shorter than this are summed by [`Share::sum_short`]; longer ones in four `f64`
+/// running sums (`gather`).
+const SHORT: usize = 8;
 
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
 pub const MAX_ITERATIONS: u32 = 1000;
@@ -130,10 +217,9 @@ impl Sweep {
 pub struct PullOutput {
     /// Scores summing to 1.
     pub score: Vec<f64>,
-    /// Iterations run (the closing Jacobi step included).
+    /// Iterations run.
     pub iterations: u32,
-    /// The L1 change of the last iteration (the closing Jacobi step), on the scale of the
-    /// normalized scores.
+    /// The L1 change of the last iteration, on the scale of the normalized scores.
     pub last_change: f64,
     /// The L1 distance to the exact scores is at most this.
     pub error_bound: f64,
@@ -177,22 +263,36 @@ fn run_with<S: Share>(
     cfg: &ExecConfig,
 ) -> Result<PullOutput, ExecError> {
     let n = g.num_nodes();
+    // The pull loop indexes shares by in-neighbour without bounds checks (`gather`).
+    assert_eq!(incoming.nodes(), n, "in-edges of another graph");
+    let arrays = match sweep {
+        Sweep::Jacobi => 2,
+        Sweep::GaussSeidel => 1,
+    };
     let s = State::<S> {
         g,
         incoming,
-        value: (0..n).map(|_| AtomicF64::new(0.0)).collect(),
-        shares: [0, 1].map(|_| (0..n).map(|_| S::zero()).collect()),
+        shares: (0..arrays)
+            .map(|_| (0..n).map(|_| S::zero()).collect())
+            .collect(),
     };
     let (results, time) = run_team(cfg, |team| s.iterate(stop, sweep, team))?;
-    let last = results.first().map_or(Last::default(), |r| r.1);
+    let (last, last_array) = results.first().map_or((Last::default(), 0), |r| r.1);
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
-    let value: Vec<f64> = s.value.into_iter().map(AtomicF64::into_inner).collect();
-    let (score, error_bound) = if last.total > 0.0 {
-        // The closing Jacobi step's change, and what rounding the shares may have moved it.
-        let perturbation = DAMPING * S::UNIT_ROUNDOFF * last.total;
-        let b = (DAMPING * last.change_raw + perturbation) / (1.0 - DAMPING);
-        let score = value.iter().map(|&v| v / last.total).collect();
-        (score, 2.0 * b / (last.total - b).max(f64::MIN_POSITIVE))
+    let value: Vec<f64> = s.shares[last_array]
+        .iter()
+        .enumerate()
+        .map(|(v, share)| share.get() * g.out_degree(v as u32).max(1) as f64)
+        .collect();
+    let total: f64 = value.iter().sum();
+    let (score, error_bound) = if total > 0.0 {
+        // The last iteration's residual bound (module docs, Error bound and Precision).
+        let (u, v) = (S::SHARE_ROUNDOFF, S::VALUE_ROUNDOFF);
+        let residual =
+            DAMPING * last.change_raw + (1.0 + DAMPING) * u * total + v * (total + last.change_raw);
+        let b = residual / (1.0 - DAMPING);
+        let score = value.iter().map(|&v| v / total).collect();
+        (score, 2.0 * b / (total - b).max(f64::MIN_POSITIVE))
     } else {
         (vec![1.0 / n.max(1) as f64; n], 2.0)
     };
@@ -208,28 +308,24 @@ fn run_with<S: Share>(
 struct State<'g, S> {
     g: &'g Graph,
     incoming: InEdges<'g>,
-    /// `y`.
-    value: Vec<AtomicF64>,
-    /// `y_u / outdeg(u)` (0 for dangling nodes): Jacobi reads one array and writes the other,
-    /// Gauss-Seidel reads and writes the current one.
+    /// `y_u / outdeg(u)` (a dangling node's is its value, read by no other node): Jacobi reads
+    /// one array and writes the other, Gauss-Seidel reads and writes its only one.
     ///
-    /// Orderings: Relaxed plain loads and stores (`AtomicF64::get`/`set`). A node's value and
-    /// share are written only by the worker whose chunk holds the node; a Gauss-Seidel reader
-    /// in the same pass sees the old share or the new one, either valid for the iteration,
-    /// and the closing Jacobi step, which reads only what the barrier before it published,
-    /// is what the error bound rests on.
-    shares: [Vec<S>; 2],
+    /// Orderings: Relaxed plain loads and stores (`AtomicF64::get`/`set`). A node's share is
+    /// written only by the worker whose chunk holds the node, once per iteration,
+    /// and iterations are separated by collectives. So a Gauss-Seidel reader sees the share of
+    /// the previous iteration or of this one, which is all the error bound assumes (module
+    /// docs).
+    shares: Vec<Vec<S>>,
 }
 
 /// What the last iteration measured (alike on every worker).
 #[derive(Debug, Clone, Copy, Default)]
 struct Last {
     iterations: u32,
-    /// `Σ|Δy|`, and that divided by `|y|₁`.
+    /// `Σ|Δy|`, and that divided by `|y|₁` (as the loop computed them, before rounding).
     change_raw: f64,
     change: f64,
-    /// `|y|₁` after the iteration.
-    total: f64,
 }
 
 impl<S: Share> State<'_, S> {
@@ -239,40 +335,36 @@ impl<S: Share> State<'_, S> {
         stop: f64,
         sweep: Sweep,
         team: &Team,
-    ) -> Result<(ThreadStats, Last), Stopped> {
+    ) -> Result<(ThreadStats, (Last, usize)), Stopped> {
         let mut stats = ThreadStats::default();
         let n = self.g.num_nodes();
         let start = 1.0 / n.max(1) as f64;
         team.for_chunks(n, CHUNK, |r| {
             for v in r {
-                self.value[v].set(start);
-                // As in `pull`: a dangling node's share is read by no one.
+                // As in `pull`: a dangling node's share is its value.
                 let degree = (self.g.out_degree(v as u32) as i64).max(1);
                 self.shares[0][v].set_quotient(start, degree);
             }
             0
         })?;
+        // Gauss-Seidel reads and writes one array; Jacobi alternates.
         let mut cur = 0;
         let mut last = Last::default();
-        // Gauss-Seidel sweeps until the change is small, then one Jacobi step; Jacobi iterates.
-        if sweep == Sweep::GaussSeidel {
-            loop {
-                last = self.pull(cur, cur, last.iterations, &mut stats, team)?;
-                if last.change < stop || last.iterations >= MAX_ITERATIONS {
-                    break;
-                }
-            }
-        }
         loop {
-            last = self.pull(cur, 1 - cur, last.iterations, &mut stats, team)?;
-            cur = 1 - cur;
+            let write = match sweep {
+                Sweep::GaussSeidel => cur,
+                Sweep::Jacobi => 1 - cur,
+            };
+            last = self.pull(cur, write, last.iterations, &mut stats, team)?;
+            cur = write;
             if last.change < stop || last.iterations >= MAX_ITERATIONS {
-                return Ok((stats, last));
+                return Ok((stats, (last, cur)));
             }
         }
     }
 
-    /// One pass: every node's value from the shares in `read`, its new share into `write`.
+    /// One pass: every node's value from the shares in `read`, its new share into `write`
+    /// (the same array for Gauss-Seidel).
     fn pull(
         &self,
         read: usize,
@@ -281,41 +373,14 @@ impl<S: Share> State<'_, S> {
         stats: &mut ThreadStats,
         team: &Team,
     ) -> Result<Last, Stopped> {
-        let base = (1.0 - DAMPING) / self.g.num_nodes() as f64;
-        // Slices, not the vectors: their pointers and lengths then stay in registers across
-        // the atomic stores below.
+        let base = S::num((1.0 - DAMPING) / self.g.num_nodes() as f64);
         let (from, to): (&[S], &[S]) = (&self.shares[read], &self.shares[write]);
-        let value: &[AtomicF64] = &self.value;
-        let (in_offsets, sources) = self.incoming.csr();
-        let out_offsets = self.g.offsets();
         let (mut delta, mut total) = (0.0, 0.0);
         team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
             stats.tasks += r.len() as u64;
-            // Sums kept local to the chunk, in registers rather than in the captured variables.
-            let (mut chunk_delta, mut chunk_total) = (0.0, 0.0);
-            // Everything sliced per chunk: one bounds check per chunk, not per node. A node's
-            // edges end where the next node's begin, so each offset is read once.
-            let ins = &in_offsets[r.start + 1..=r.end];
-            let outs = &out_offsets[r.start + 1..=r.end];
-            let (mut in_lo, mut out_lo) = (in_offsets[r.start] as usize, out_offsets[r.start]);
-            let nodes = value[r.clone()].iter().zip(&to[r]);
-            for ((&in_hi, &out_hi), (val, share)) in ins.iter().zip(outs).zip(nodes) {
-                let in_hi = in_hi as usize;
-                let pulled = gather(from, &sources[in_lo..in_hi]);
-                in_lo = in_hi;
-                let new = base + DAMPING * pulled;
-                chunk_delta += (new - val.get()).abs();
-                chunk_total += new;
-                val.set(new);
-                // A dangling node's share is read by no one (it has no out-edges): dividing
-                // it by 1 instead of testing for 0 costs nothing. Degrees fit in i64, whose
-                // conversion to f64 is one instruction.
-                let degree = ((out_hi - out_lo) as i64).max(1);
-                out_lo = out_hi;
-                share.set_quotient(new, degree);
-            }
-            delta += chunk_delta;
-            total += chunk_total;
+            let (d, t) = self.pull_nodes(from, to, r, base);
+            delta += d;
+            total += t;
             0
         })?;
         let [delta, total] = team.sum_f64s([delta, total])?;
@@ -323,8 +388,55 @@ impl<S: Share> State<'_, S> {
             iterations: done + 1,
             change_raw: delta,
             change: if total > 0.0 { delta / total } else { 0.0 },
-            total,
         })
+    }
+}
+
+impl<S: Share> State<'_, S> {
+    /// Pulls the nodes of `r`: their values from the shares in `from`, their new shares into
+    /// `to`. Returns the L1 change and the sum of the new values.
+    #[inline(always)]
+    fn pull_nodes(&self, from: &[S], to: &[S], r: Range<usize>, base: S::Num) -> (f64, f64) {
+        let (in_offsets, sources) = self.incoming.csr();
+        let out_offsets = self.g.offsets();
+        // Checked once per chunk, so the loop below reads without bounds checks: both offset
+        // arrays have n + 1 entries and the share arrays n (`run_with`).
+        assert!(r.end < in_offsets.len() && r.end < out_offsets.len() && r.end <= to.len());
+        assert!(from.len() == to.len());
+        // Sums local to the chunk, in registers rather than in the captured variables.
+        let (mut delta, mut total) = (0.0, 0.0);
+        // A node's edges end where the next node's begin, so each offset is read once.
+        // SAFETY (all `get_unchecked` below): `v < r.end` and the asserts above.
+        let (mut in_lo, mut out_lo) = unsafe {
+            (
+                *in_offsets.get_unchecked(r.start) as usize,
+                *out_offsets.get_unchecked(r.start),
+            )
+        };
+        for v in r {
+            let (in_hi, out_hi) = unsafe {
+                (
+                    *in_offsets.get_unchecked(v + 1) as usize,
+                    *out_offsets.get_unchecked(v + 1),
+                )
+            };
+            // SAFETY: InEdges' offsets are non-decreasing and end at `sources.len()`, and its
+            // sources are below n, the shares' length (`gather`'s contract).
+            let pulled = unsafe { gather(from, sources.get_unchecked(in_lo..in_hi)) };
+            in_lo = in_hi;
+            // A dangling node's share is read by no other node (it has no out-edges), so it
+            // holds the value itself: dividing by 1 instead of testing for 0 costs nothing.
+            // Degrees fit in i64, whose conversion to f64 is one instruction.
+            let degree = ((out_hi - out_lo) as i64).max(1);
+            out_lo = out_hi;
+            // Gauss-Seidel: `from` is `to`, and the old share is read before it is written.
+            let (old, share) = unsafe { (from.get_unchecked(v), to.get_unchecked(v)) };
+            let old = old.get() * degree as f64;
+            let new = share.update(base, pulled, degree);
+            delta += (new - old).abs();
+            total += new;
+        }
+        (delta, total)
     }
 }
 
@@ -332,23 +444,31 @@ impl<S: Share> State<'_, S> {
 /// of dependent additions, four cycles each, which on hub-heavy graphs (in-degrees in the
 /// hundreds) costs more than the gathers themselves. Short lists (road graphs: 2 to 4) get
 /// one, without the split's bookkeeping.
+///
+/// # Safety
+/// Every source must be below `shares.len()`: the pull loop's sources are in-neighbours of an
+/// [`InEdges`] with as many nodes as there are shares (checked in `run_with`). The bounds
+/// check was two of the eight instructions per edge.
 #[inline(always)]
-fn gather<S: Share>(shares: &[S], sources: &[u32]) -> f64 {
-    if sources.len() < 8 {
-        return sources.iter().map(|&u| shares[u as usize].get()).sum();
+unsafe fn gather<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
+    // SAFETY: the caller's promise.
+    let share = |u: u32| unsafe { shares.get_unchecked(u as usize) }.get();
+    if sources.len() < SHORT {
+        // SAFETY: the caller's promise.
+        return unsafe { S::sum_short(shares, sources) };
     }
     let mut sums = [0.0; 4];
     let quads = sources.chunks_exact(4);
     let rest = quads.remainder();
     for q in quads {
         for (sum, &u) in sums.iter_mut().zip(q) {
-            *sum += shares[u as usize].get();
+            *sum += share(u);
         }
     }
     for (sum, &u) in sums.iter_mut().zip(rest) {
-        *sum += shares[u as usize].get();
+        *sum += share(u);
     }
-    (sums[0] + sums[1]) + (sums[2] + sums[3])
+    S::num((sums[0] + sums[1]) + (sums[2] + sums[3]))
 }
 
 /// Checks `out` against the serial power iteration: the L1 distance must be within the run's
