@@ -85,6 +85,15 @@ impl Queue {
         }
     }
 
+    /// A writer that appends without a buffer or a `fetch_add`, for the queue's only writer
+    /// in a round (a team of one worker). Its pushes count once it is dropped.
+    pub fn alone(&self) -> LoneWriter<'_> {
+        LoneWriter {
+            queue: self,
+            tail: self.len(),
+        }
+    }
+
     /// Sets the contents to `ids` (one worker, between rounds).
     pub fn fill(&self, ids: impl IntoIterator<Item = u32>) {
         let mut len = 0;
@@ -93,6 +102,28 @@ impl Queue {
             len += 1;
         }
         self.tail.store(len, Relaxed);
+    }
+}
+
+/// Appends to a [`Queue`] that no one else writes in the round ([`Queue::alone`]).
+pub struct LoneWriter<'q> {
+    queue: &'q Queue,
+    tail: usize,
+}
+
+impl LoneWriter<'_> {
+    /// # Panics
+    /// If the queue would overflow its capacity.
+    #[inline]
+    pub fn push(&mut self, id: u32) {
+        self.queue.items[self.tail].store(id, Relaxed);
+        self.tail += 1;
+    }
+}
+
+impl Drop for LoneWriter<'_> {
+    fn drop(&mut self) {
+        self.queue.tail.store(self.tail, Relaxed);
     }
 }
 
@@ -241,6 +272,18 @@ impl Bitmap {
 mod tests {
     use super::*;
     use crate::{run_team, ExecConfig};
+
+    #[test]
+    fn a_lone_writer_appends_after_the_contents_and_counts_on_drop() {
+        let q = Queue::new(8);
+        q.fill([7, 8]);
+        let mut w = q.alone();
+        w.push(1);
+        w.push(2);
+        assert_eq!(q.len(), 2, "pushes count once the writer is dropped");
+        drop(w);
+        assert_eq!((0..q.len()).map(|i| q.get(i)).collect::<Vec<_>>(), [7, 8, 1, 2]);
+    }
 
     #[test]
     fn writers_append_every_id_once() {

@@ -167,10 +167,11 @@ fn top_down(
 ) -> Result<(), Stopped> {
     let (offsets, targets) = (s.g.offsets(), s.g.targets());
     let frontier = s.queues.input(k);
-    let mut out = QueueWriter::new(s.queues.output(k));
     let next = depth + 1;
-    // One worker claims a node with a plain store: no other worker can race it.
-    let single = team.workers() == 1;
+    if team.workers() == 1 {
+        return top_down_alone(s, team, k, len, next, c);
+    }
+    let mut out = QueueWriter::new(s.queues.output(k));
     team.for_chunks(len, TOP_DOWN_CHUNK, |r| {
         c.stats.tasks += r.len() as u64;
         for i in r {
@@ -182,14 +183,10 @@ fn top_down(
                 if slot.load(Relaxed) != UNREACHED {
                     continue;
                 }
-                let claimed = single || {
-                    let swap = slot.compare_exchange(UNREACHED, next, Relaxed, Relaxed);
-                    swap.is_ok()
-                };
-                if claimed {
-                    if single {
-                        slot.store(next, Relaxed);
-                    }
+                if slot
+                    .compare_exchange(UNREACHED, next, Relaxed, Relaxed)
+                    .is_ok()
+                {
                     out.push(v);
                 }
             }
@@ -198,6 +195,44 @@ fn top_down(
         0
     })
     .map(drop)
+}
+
+/// [`top_down`] for a team of one: no chunks to claim, no buffer in front of the next queue,
+/// no compare-and-swap (road graphs have hundreds of levels of a few hundred nodes, where
+/// those were a third of the instructions), and the graph read without bounds checks.
+fn top_down_alone(
+    s: &Shared,
+    team: &Team,
+    k: usize,
+    len: usize,
+    next: u32,
+    c: &mut Counts,
+) -> Result<(), Stopped> {
+    let (offsets, targets) = (s.g.offsets(), s.g.targets());
+    let (frontier, out) = (s.queues.input(k), s.queues.output(k));
+    c.stats.tasks += len as u64;
+    let mut out = out.alone();
+    for i in 0..len {
+        let u = frontier.get(i) as usize;
+        // SAFETY: the graph's CSR invariants (checked when it was built): `u` is a node
+        // (queues hold nodes only), so `u + 1` indexes `offsets`, whose entries are
+        // non-decreasing and at most `targets.len()`.
+        let edges = unsafe {
+            let (lo, hi) = (*offsets.get_unchecked(u), *offsets.get_unchecked(u + 1));
+            targets.get_unchecked(lo as usize..hi as usize)
+        };
+        for &v in edges {
+            // SAFETY: targets are nodes, and `level` has one entry per node.
+            let slot = unsafe { s.level.get_unchecked(v as usize) };
+            if slot.load(Relaxed) == UNREACHED {
+                slot.store(next, Relaxed);
+                out.push(v);
+            }
+        }
+    }
+    drop(out);
+    // The round's end, as `for_chunks` would have it (a Ctrl-C is seen here).
+    team.barrier()
 }
 
 /// The out-edges of the `len` nodes of `queues.input(k)`.
