@@ -282,7 +282,10 @@ mod tests {
         w.push(2);
         assert_eq!(q.len(), 2, "pushes count once the writer is dropped");
         drop(w);
-        assert_eq!((0..q.len()).map(|i| q.get(i)).collect::<Vec<_>>(), [7, 8, 1, 2]);
+        assert_eq!(
+            (0..q.len()).map(|i| q.get(i)).collect::<Vec<_>>(),
+            [7, 8, 1, 2]
+        );
     }
 
     #[test]

@@ -107,10 +107,16 @@ impl Graph {
         self.weights.is_some()
     }
 
+    /// # Panics
+    /// If `v` is not a node.
     #[inline]
     pub fn edge_range(&self, v: u32) -> std::ops::Range<usize> {
         let v = v as usize;
-        self.offsets[v] as usize..self.offsets[v + 1] as usize
+        let hi = self.offsets[v + 1];
+        // SAFETY: `v < v + 1`, which indexed `offsets` above. One bounds check instead of two:
+        // the traversals call this once per node they visit.
+        let lo = unsafe { *self.offsets.get_unchecked(v) };
+        lo as usize..hi as usize
     }
 
     #[inline]
@@ -119,9 +125,15 @@ impl Graph {
         r.end - r.start
     }
 
+    /// # Panics
+    /// If `v` is not a node.
     #[inline]
     pub fn neighbors(&self, v: u32) -> &[u32] {
-        &self.targets[self.edge_range(v)]
+        let r = self.edge_range(v);
+        // SAFETY: the CSR invariants, checked by every constructor and kept by every method
+        // (none changes offsets or targets): offsets are non-decreasing and at most
+        // `targets.len()`, so `r` lies within `targets`.
+        unsafe { self.targets.get_unchecked(r) }
     }
 
     /// Out-edges of `v` as (target, weight); weight 1 on unweighted graphs.

@@ -165,7 +165,6 @@ fn top_down(
     depth: u32,
     c: &mut Counts,
 ) -> Result<(), Stopped> {
-    let (offsets, targets) = (s.g.offsets(), s.g.targets());
     let frontier = s.queues.input(k);
     let next = depth + 1;
     if team.workers() == 1 {
@@ -175,9 +174,9 @@ fn top_down(
     team.for_chunks(len, TOP_DOWN_CHUNK, |r| {
         c.stats.tasks += r.len() as u64;
         for i in r {
-            let u = frontier.get(i) as usize;
-            for &v in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
-                let slot = &s.level[v as usize];
+            for &v in s.g.neighbors(frontier.get(i)) {
+                // SAFETY: targets are nodes, and `level` has one entry per node.
+                let slot = unsafe { s.level.get_unchecked(v as usize) };
                 // Relaxed: a level is a word carrying no other data; the barrier ending the
                 // step publishes it with the queue.
                 if slot.load(Relaxed) != UNREACHED {
@@ -199,7 +198,7 @@ fn top_down(
 
 /// [`top_down`] for a team of one: no chunks to claim, no buffer in front of the next queue,
 /// no compare-and-swap (road graphs have hundreds of levels of a few hundred nodes, where
-/// those were a third of the instructions), and the graph read without bounds checks.
+/// those were a third of the instructions).
 fn top_down_alone(
     s: &Shared,
     team: &Team,
@@ -208,20 +207,11 @@ fn top_down_alone(
     next: u32,
     c: &mut Counts,
 ) -> Result<(), Stopped> {
-    let (offsets, targets) = (s.g.offsets(), s.g.targets());
     let (frontier, out) = (s.queues.input(k), s.queues.output(k));
     c.stats.tasks += len as u64;
     let mut out = out.alone();
     for i in 0..len {
-        let u = frontier.get(i) as usize;
-        // SAFETY: the graph's CSR invariants (checked when it was built): `u` is a node
-        // (queues hold nodes only), so `u + 1` indexes `offsets`, whose entries are
-        // non-decreasing and at most `targets.len()`.
-        let edges = unsafe {
-            let (lo, hi) = (*offsets.get_unchecked(u), *offsets.get_unchecked(u + 1));
-            targets.get_unchecked(lo as usize..hi as usize)
-        };
-        for &v in edges {
+        for &v in s.g.neighbors(frontier.get(i)) {
             // SAFETY: targets are nodes, and `level` has one entry per node.
             let slot = unsafe { s.level.get_unchecked(v as usize) };
             if slot.load(Relaxed) == UNREACHED {
