@@ -52,6 +52,7 @@
 
 use super::{AtomicF64, PrVerifyError, DAMPING};
 use crate::in_edges::InEdges;
+use ordo_exec::frontier::zeroed_u32s;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
 use std::ops::Range;
@@ -70,7 +71,8 @@ trait Share: Send + Sync + Sized {
     const SHARE_ROUNDOFF: f64;
     /// The relative error of a new value against `base + α Σ shares` in exact arithmetic.
     const VALUE_ROUNDOFF: f64;
-    fn zero() -> Self;
+    /// `n` zero shares.
+    fn zeros(n: usize) -> Vec<Self>;
     fn get(&self) -> f64;
     /// Stores `x / degree`.
     fn set_quotient(&self, x: f64, degree: i64);
@@ -91,8 +93,8 @@ impl Share for AtomicF64 {
     /// The sums' rounding (a hub of 10^5 in-edges: 1e-11 of its value) is left out.
     const VALUE_ROUNDOFF: f64 = 0.0;
 
-    fn zero() -> Self {
-        AtomicF64::new(0.0)
+    fn zeros(n: usize) -> Vec<Self> {
+        (0..n).map(|_| AtomicF64::new(0.0)).collect()
     }
 
     #[inline(always)]
@@ -125,14 +127,12 @@ impl Share for AtomicF64 {
     }
 }
 
-/// An `f32` share in an atomic word (plain loads and stores, as [`AtomicF64`]'s).
-struct AtomicF32(AtomicU32);
+/// An `f32` share as the bits of an atomic word (plain loads and stores, as [`AtomicF64`]'s).
+type AtomicF32 = AtomicU32;
 
-impl AtomicF32 {
-    #[inline(always)]
-    fn get32(&self) -> f32 {
-        f32::from_bits(self.0.load(Relaxed))
-    }
+#[inline(always)]
+fn get32(share: &AtomicF32) -> f32 {
+    f32::from_bits(share.load(Relaxed))
 }
 
 /// `f32`'s unit roundoff.
@@ -147,19 +147,19 @@ impl Share for AtomicF32 {
     /// the base, the product and the sum.
     const VALUE_ROUNDOFF: f64 = (SHORT + 2) as f64 * U32;
 
-    fn zero() -> Self {
-        AtomicF32(AtomicU32::new(0f32.to_bits()))
+    /// Zeroed memory (0.0's bits), which costs nothing until the first sweep writes it.
+    fn zeros(n: usize) -> Vec<Self> {
+        zeroed_u32s(n)
     }
 
     #[inline(always)]
     fn get(&self) -> f64 {
-        self.get32() as f64
+        get32(self) as f64
     }
 
     #[inline(always)]
     fn set_quotient(&self, x: f64, degree: i64) {
-        self.0
-            .store(((x as f32) / degree as f32).to_bits(), Relaxed)
+        self.store(((x as f32) / degree as f32).to_bits(), Relaxed)
     }
 
     #[inline(always)]
@@ -171,7 +171,7 @@ impl Share for AtomicF32 {
     #[inline(always)]
     unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> f32 {
         // SAFETY: the caller's promise.
-        let share = |u: u32| unsafe { shares.get_unchecked(u as usize) }.get32();
+        let share = |u: u32| get32(unsafe { shares.get_unchecked(u as usize) });
         sources.iter().map(|&u| share(u)).sum()
     }
 
@@ -182,7 +182,7 @@ impl Share for AtomicF32 {
     #[inline(always)]
     fn update(&self, base: f32, pulled: f32, degree: i64) -> f64 {
         let new = base + DAMPING as f32 * pulled;
-        self.0.store((new / degree as f32).to_bits(), Relaxed);
+        self.store((new / degree as f32).to_bits(), Relaxed);
         new as f64
     }
 }
@@ -272,26 +272,23 @@ fn run_with<S: Share>(
     let s = State::<S> {
         g,
         incoming,
-        shares: (0..arrays)
-            .map(|_| (0..n).map(|_| S::zero()).collect())
-            .collect(),
+        shares: (0..arrays).map(|_| S::zeros(n)).collect(),
     };
     let (results, time) = run_team(cfg, |team| s.iterate(stop, sweep, team))?;
     let (last, last_array) = results.first().map_or((Last::default(), 0), |r| r.1);
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
-    let value: Vec<f64> = s.shares[last_array]
-        .iter()
-        .enumerate()
-        .map(|(v, share)| share.get() * g.out_degree(v as u32).max(1) as f64)
-        .collect();
-    let total: f64 = value.iter().sum();
+    // A node's value is its share times its degree (module docs); computed twice rather than
+    // kept in a vector of its own.
+    let shares = &s.shares[last_array];
+    let value = |v: usize| shares[v].get() * g.out_degree(v as u32).max(1) as f64;
+    let total: f64 = (0..n).map(value).sum();
     let (score, error_bound) = if total > 0.0 {
         // The last iteration's residual bound (module docs, Error bound and Precision).
         let (u, v) = (S::SHARE_ROUNDOFF, S::VALUE_ROUNDOFF);
         let residual =
             DAMPING * last.change_raw + (1.0 + DAMPING) * u * total + v * (total + last.change_raw);
         let b = residual / (1.0 - DAMPING);
-        let score = value.iter().map(|&v| v / total).collect();
+        let score = (0..n).map(|v| value(v) / total).collect();
         (score, 2.0 * b / (total - b).max(f64::MIN_POSITIVE))
     } else {
         (vec![1.0 / n.max(1) as f64; n], 2.0)
