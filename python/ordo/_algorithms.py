@@ -273,7 +273,7 @@ def bc(
     G: Graph,
     sources: Union[None, int, Sequence[int]] = None,
     seed: int = 0,
-    layout: str = "adl",
+    layout: str = "auto",
     queues: str = "nwq",
     task: int = 16,
     threads: Optional[int] = None,
@@ -286,8 +286,9 @@ def bc(
     With every source this equals ``networkx.betweenness_centrality(D, normalized=False)``
     on the directed graph ``D``; for an undirected networkx graph, whose pairs networkx
     counts once, halve ordo's scores. The run is level-synchronous with seed 001's adaptive
-    data layout (``layout="adl"`` or ``"input"``) and NUMA-aware queues (``queues="nwq"``
-    or ``"dynamic"``), ``task`` vertices per task; it takes no priority scheduler.
+    data layout (``layout="adl"``, ``"input"``, or ``"auto"``: ADL from 4 sources on, where
+    its relabelling pays for itself) and NUMA-aware queues (``queues="nwq"`` or
+    ``"dynamic"``), ``task`` vertices per task; it takes no priority scheduler.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 1, 2], [1, 0, 2, 1])   # the path 0 - 1 - 2

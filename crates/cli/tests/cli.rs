@@ -106,9 +106,12 @@ fn bc_json_layouts_and_queues_agree() {
     assert_eq!(base["verified"], true);
     assert_eq!(base["sources"], 6);
     assert!(base["adl_s"].is_null());
+    // auto: ADL from 4 sources on (6 here), the input's order for fewer.
     let nwq = run(&["--working-set", "--out", &tmp("bc.txt")]);
     assert_eq!(nwq["verified"], true);
     assert_eq!(nwq["layout"], "adl");
+    let one = json(&ordo(&["bc", &g, "--sources", "1,", "--json"]));
+    assert_eq!(one["layout"], "input");
     assert_eq!(nwq["queues"], "nwq");
     assert_eq!(nwq["argmax"], base["argmax"]);
     assert!(nwq["adl_bfs_equivalents"].as_f64().unwrap() > 0.0);

@@ -445,7 +445,7 @@ pub fn bc<'py>(
     }
     let config = BcConfig {
         queues: queues.parse::<Queues>().map_err(value_error)?,
-        layout: layout.parse::<Layout>().map_err(value_error)?,
+        layout: Layout::choose(layout, sources.len()).map_err(value_error)?,
         task,
         working_set: false,
     };

@@ -202,3 +202,14 @@ fn adl_permutation_reverses_the_order_and_keeps_the_unreached_last() {
     // Discovered 2 then 0: reversed, 0 comes first; 1 and 3 were not reached.
     assert_eq!(adl_permutation(&[2, 0], 4), vec![0, 2, 1, 3]);
 }
+
+#[test]
+fn auto_layout_is_adl_from_four_sources() {
+    use super::ADL_MIN_SOURCES;
+    assert_eq!(Layout::choose("auto", 1), Ok(Layout::Input));
+    assert_eq!(Layout::choose("auto", ADL_MIN_SOURCES), Ok(Layout::Adl));
+    assert_eq!(Layout::choose("adl", 1), Ok(Layout::Adl));
+    assert_eq!(Layout::choose("input", 100), Ok(Layout::Input));
+    let e = Layout::choose("x", 1).unwrap_err();
+    assert!(e.contains("valid: auto, input, adl"), "{e}");
+}
