@@ -383,7 +383,7 @@ fn pull_pagerank_on_real_graphs_within_bound() {
         g.build_transpose();
         let (exact, _) = pagerank::power_iteration(&g);
         let n = g.num_nodes() as f64;
-        // Stops of 1e-4 and 1e-4 / 10 on either side of single precision's threshold, and 1e-9.
+        // Single precision (1e-4), and double at a tenth of its threshold and at 1e-9.
         for stop in [1e-4, pull::SINGLE_PRECISION_STOP / 10.0, 1e-9] {
             for sweep in [Sweep::GaussSeidel, Sweep::Jacobi] {
                 for threads in [1, 2, 8] {

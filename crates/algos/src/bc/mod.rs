@@ -76,7 +76,7 @@ impl Layout {
             "auto" => Ok(Layout::Input),
             _ => name
                 .parse()
-                .map_err(|e: String| e.replace("valid: input, adl", "valid: auto, input, adl")),
+                .map_err(|_| format!("unknown layout '{name}'; valid: auto, input, adl")),
         }
     }
 

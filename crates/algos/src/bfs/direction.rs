@@ -207,9 +207,9 @@ fn top_down_alone(
     next: u32,
     c: &mut Counts,
 ) -> Result<(), Stopped> {
-    let (frontier, out) = (s.queues.input(k), s.queues.output(k));
+    let frontier = s.queues.input(k);
     c.stats.tasks += len as u64;
-    let mut out = out.alone();
+    let mut out = s.queues.output(k).alone();
     for i in 0..len {
         for &v in s.g.neighbors(frontier.get(i)) {
             // SAFETY: targets are nodes, and `level` has one entry per node.

@@ -10,8 +10,8 @@
 //! iteration, each value written by one worker, no read-modify-writes.
 //!
 //! **Only shares are stored.** A node's value is its share times its degree (a dangling node's
-//! share is its value), so the loop keeps no value array: reading and writing one beside the
-//! shares was a quarter of a road graph's iteration (NY: 3.26 against 2.49 ms).
+//! share is its value), so the loop keeps no value array: 8n bytes less, and one stream fewer
+//! per iteration (no measurable change in time on this project's 2-core VMs).
 //!
 //! **Sweeps.** A Jacobi iteration reads the previous iteration's shares and writes the new ones
 //! into a second array. A Gauss-Seidel sweep (GAPBS's `pr`) writes a node's share in place as
@@ -66,22 +66,34 @@ pub const SINGLE_PRECISION_STOP: f64 = 1e-5;
 /// update (module docs, Precision).
 trait Share: Send + Sync + Sized {
     /// What sums and new values are computed in.
-    type Num: Copy;
+    type Num: Copy + Into<f64> + std::iter::Sum;
     /// The relative error of a stored share, read back as a value (share times degree).
     const SHARE_ROUNDOFF: f64;
     /// The relative error of a new value against `base + α Σ shares` in exact arithmetic.
     const VALUE_ROUNDOFF: f64;
     /// `n` zero shares.
     fn zeros(n: usize) -> Vec<Self>;
-    fn get(&self) -> f64;
+    /// The share as stored.
+    fn read(&self) -> Self::Num;
+    #[inline(always)]
+    fn get(&self) -> f64 {
+        self.read().into()
+    }
     /// Stores `x / degree`.
     fn set_quotient(&self, x: f64, degree: i64);
     fn num(x: f64) -> Self::Num;
     /// The sum of the shares of fewer than [`SHORT`] `sources`.
     ///
+    /// Adds in `Num`: single precision adds as GAPBS does, with no conversion per edge.
+    ///
     /// # Safety
     /// As [`gather`]'s.
-    unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> Self::Num;
+    #[inline(always)]
+    unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> Self::Num {
+        // SAFETY: the caller's promise.
+        let share = |u: u32| unsafe { shares.get_unchecked(u as usize) }.read();
+        sources.iter().map(|&u| share(u)).sum()
+    }
     /// Stores the share of the value `base + α pulled` and returns that value.
     fn update(&self, base: Self::Num, pulled: Self::Num, degree: i64) -> f64;
 }
@@ -98,7 +110,7 @@ impl Share for AtomicF64 {
     }
 
     #[inline(always)]
-    fn get(&self) -> f64 {
+    fn read(&self) -> f64 {
         AtomicF64::get(self)
     }
 
@@ -113,13 +125,6 @@ impl Share for AtomicF64 {
     }
 
     #[inline(always)]
-    unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> f64 {
-        // SAFETY: the caller's promise.
-        let share = |u: u32| unsafe { shares.get_unchecked(u as usize) }.get();
-        sources.iter().map(|&u| share(u)).sum()
-    }
-
-    #[inline(always)]
     fn update(&self, base: f64, pulled: f64, degree: i64) -> f64 {
         let new = base + DAMPING * pulled;
         self.set_quotient(new, degree);
@@ -129,11 +134,6 @@ impl Share for AtomicF64 {
 
 /// An `f32` share as the bits of an atomic word (plain loads and stores, as [`AtomicF64`]'s).
 type AtomicF32 = AtomicU32;
-
-#[inline(always)]
-fn get32(share: &AtomicF32) -> f32 {
-    f32::from_bits(share.load(Relaxed))
-}
 
 /// `f32`'s unit roundoff.
 const U32: f64 = f32::EPSILON as f64 / 2.0;
@@ -153,8 +153,8 @@ impl Share for AtomicF32 {
     }
 
     #[inline(always)]
-    fn get(&self) -> f64 {
-        get32(self) as f64
+    fn read(&self) -> f32 {
+        f32::from_bits(self.load(Relaxed))
     }
 
     #[inline(always)]
@@ -167,18 +167,10 @@ impl Share for AtomicF32 {
         x as f32
     }
 
-    /// Adds in single precision, as GAPBS does: no conversion per edge.
-    #[inline(always)]
-    unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> f32 {
-        // SAFETY: the caller's promise.
-        let share = |u: u32| get32(unsafe { shares.get_unchecked(u as usize) });
-        sources.iter().map(|&u| share(u)).sum()
-    }
-
-    /// All in single precision. On graphs whose neighbours have nearby ids (roads), a
-    /// Gauss-Seidel sweep's next node often pulls the share just stored, so the update is a
-    /// latency chain from node to node; conversions to and from `f64` in it cost a fifth of a
-    /// road graph's sweep.
+    /// All in single precision, as GAPBS computes: on graphs whose neighbours have nearby ids
+    /// (roads), a Gauss-Seidel sweep's next node often pulls the share just stored, so the
+    /// update is a chain from node to node, and conversions to and from `f64` would lengthen
+    /// it. (Fewer instructions; the time on Rome did not move measurably in an A/B.)
     #[inline(always)]
     fn update(&self, base: f32, pulled: f32, degree: i64) -> f64 {
         let new = base + DAMPING as f32 * pulled;
@@ -387,9 +379,7 @@ impl<S: Share> State<'_, S> {
             change: if total > 0.0 { delta / total } else { 0.0 },
         })
     }
-}
 
-impl<S: Share> State<'_, S> {
     /// Pulls the nodes of `r`: their values from the shares in `from`, their new shares into
     /// `to`. Returns the L1 change and the sum of the new values.
     #[inline(always)]
