@@ -21,9 +21,12 @@
 //! * [`distance`]: distance labels in 32 or 64 bits (SSSP).
 //! * [`delta`]: the bucket width SSSP and A* pick from the graph.
 //! * [`in_edges`]: a graph's in-edges (its transpose, or itself when symmetric).
+//! * [`app`]: the [`app::App`] trait every application implements, and the registry
+//!   ([`APPS`], [`visit`]) the command line, `ordo simulate` and Python read.
 //! * [`named`]: the priority-scheduled applications on a scheduler chosen by name at run time.
-//! * [`variants`]: the methods (`--algo`) each application offers and how `auto` picks one.
+//! * [`variants`]: the methods (`--algo`) an application offers and how `auto` picks one.
 
+pub mod app;
 pub mod astar;
 pub mod bc;
 pub mod bfs;
@@ -33,7 +36,6 @@ pub mod distance;
 pub mod in_edges;
 pub mod kcore;
 pub mod mst;
-pub mod named;
 pub mod pagerank;
 mod parents;
 pub mod pfp;
@@ -45,3 +47,62 @@ pub mod variants;
 mod verify;
 
 pub use verify::{compare, VerifyError};
+
+/// Registers the applications: [`APPS`], [`visit`] and [`named`] list them in this order.
+macro_rules! registry {
+    ($($module:ident::app::$app:ident),* $(,)?) => {
+        /// Every application's declaration, in the order front ends list them.
+        pub const APPS: &[&app::AppSpec] = &[$(&<$module::app::$app as app::App>::SPEC),*];
+
+        /// Calls `visitor` with the application named `name`, if there is one.
+        pub fn visit<V: app::AppVisitor>(name: &str, visitor: V) -> Option<V::Output> {
+            $(
+                if name == <$module::app::$app as app::App>::SPEC.name {
+                    return Some(visitor.visit::<$module::app::$app>());
+                }
+            )*
+            None
+        }
+    };
+}
+
+registry!(
+    sssp::app::Sssp,
+    bfs::app::Bfs,
+    astar::app::Astar,
+    pagerank::app::Pagerank,
+    cc::app::Cc,
+    kcore::app::Kcore,
+    mst::app::Mst,
+    tc::app::Tc,
+    bc::app::Bc,
+    pfp::app::Pfp,
+);
+
+/// Every priority-scheduled application on a scheduler chosen by name at run time.
+///
+/// The applications are generic over [`ordo_sched::Scheduler`], so each run is monomorphized
+/// for its scheduler; front ends hold a [`ordo_sched::SchedulerConfig`] parsed from user input
+/// instead. These functions bridge the two through a [`ordo_sched::SchedulerVisitor`]: one
+/// call builds the named scheduler for `cfg.threads` workers and runs the application on it.
+///
+/// ```
+/// use ordo_graph::{gen, BuildOptions};
+/// use ordo_exec::ExecConfig;
+/// use ordo_sched::SchedulerConfig;
+/// let g = gen::road_grid(8, 8, 1, &BuildOptions::default()).unwrap();
+/// let sched = SchedulerConfig::parse("smq", &[]).unwrap();
+/// let out = ordo_algos::named::bfs(&sched, &ExecConfig::new(2), &g, 0).unwrap();
+/// assert_eq!(out.level, ordo_algos::bfs::serial_bfs(&g, 0));
+/// ```
+pub mod named {
+    pub use crate::app::NamedRunError;
+    pub use crate::astar::app::by_name as astar;
+    pub use crate::bfs::app::by_name as bfs;
+    pub use crate::cc::app::by_name as cc;
+    pub use crate::kcore::app::by_name as kcore;
+    pub use crate::mst::app::by_name as mst;
+    pub use crate::pagerank::app::by_name as pagerank;
+    pub use crate::sssp::app::by_name as sssp;
+    pub use crate::tc::app::by_name as tc;
+}

@@ -1,6 +1,7 @@
-//! The methods (`--algo`) each application offers, and how `auto` picks one.
+//! The methods (`--algo`) an application offers, and how `auto` picks one. Each
+//! application declares its own in its `app.rs` ([`crate::app`]).
 //!
-//! Every application has its priority-scheduled version (`priority`, what the papers measure,
+//! Most applications have a priority-scheduled version (`priority`, what the papers measure,
 //! run on the scheduler the user names). Some also have a method on the frontier executor that
 //! is the fastest known for the problem. `auto` runs the fastest one unless the run asks for
 //! a scheduler (a scheduler other than `auto`, a scheduler parameter, or a scheduler probe):
@@ -24,135 +25,19 @@ pub struct Variants {
     pub list: &'static [Variant],
 }
 
-const PRIORITY: Variant = Variant {
+/// The priority-scheduled version, as most applications name it.
+pub(crate) const PRIORITY: Variant = Variant {
     name: "priority",
     about: "the priority-scheduled version (seed 000), on --scheduler",
     scheduled: true,
 };
 
-/// `ordo sssp`.
-pub const SSSP: Variants = Variants {
-    app: "sssp",
-    list: &[
-        Variant {
-            name: "delta-stepping",
-            about: "delta-stepping with per-worker bins and bucket fusion (GAPBS; Zhang et al., CGO 2020) on the frontier executor",
-            scheduled: false,
-        },
-        Variant {
-            name: "priority",
-            about: "prioritized relaxation (seed 000), on --scheduler: Dijkstra-like on an exact queue, delta-stepping-like on obim",
-            scheduled: true,
-        },
-    ],
-};
-
-/// `ordo astar`.
-pub const ASTAR: Variants = Variants {
-    app: "astar",
-    list: &[
-        Variant {
-            name: "delta-stepping",
-            about: "delta-stepping on distance + estimate with pruning at the target's distance, on the frontier executor",
-            scheduled: false,
-        },
-        Variant {
-            name: "priority",
-            about: "prioritized relaxation by distance + estimate (seed 000), on --scheduler",
-            scheduled: true,
-        },
-    ],
-};
-
-/// `ordo bfs`.
-pub const BFS: Variants = Variants {
-    app: "bfs",
-    list: &[
-        Variant {
-            name: "direction",
-            about: "direction-optimizing BFS (Beamer et al., SC 2012) on the frontier executor",
-            scheduled: false,
-        },
-        PRIORITY,
-    ],
-};
-
-/// `ordo cc`.
-pub const CC: Variants = Variants {
-    app: "cc",
-    list: &[
-        Variant {
-            name: "afforest",
-            about: "Afforest (Sutton et al., IPDPS 2018): sampled linking, union-find, on the frontier executor",
-            scheduled: false,
-        },
-        PRIORITY,
-    ],
-};
-
-/// `ordo pagerank`.
-pub const PAGERANK: Variants = Variants {
-    app: "pagerank",
-    list: &[
-        Variant {
-            name: "pull",
-            about: "Gauss-Seidel pull sweeps over in-edges until a sweep's L1 change < n x tolerance, on the frontier executor",
-            scheduled: false,
-        },
-        Variant {
-            name: "pull-jacobi",
-            about: "as pull, with Jacobi iterations (every score from the previous iteration's)",
-            scheduled: false,
-        },
-        Variant {
-            name: "priority",
-            about: "residual pushing by priority (seed 000's PR and PR-D, --priority), on --scheduler",
-            scheduled: true,
-        },
-    ],
-};
-
-/// `ordo kcore`.
-pub const KCORE: Variants = Variants {
-    app: "kcore",
-    list: &[
-        Variant {
-            name: "peel",
-            about: "bucketed peeling by levels (Julienne, SPAA 2017; PKC) on the frontier executor",
-            scheduled: false,
-        },
-        Variant {
-            name: "priority",
-            about:
-                "asynchronous h-index updates by priority (lowest estimate first), on --scheduler",
-            scheduled: true,
-        },
-    ],
-};
-
-/// `ordo mst`.
-pub const MST: Variants = Variants {
-    app: "mst",
-    list: &[
-        Variant {
-            name: "boruvka",
-            about: "parallel Boruvka rounds with edge filtering and union-find hooking, on the frontier executor",
-            scheduled: false,
-        },
-        Variant {
-            name: "priority",
-            about: "Boruvka with merging by priority (seed 000: smallest component first), on --scheduler",
-            scheduled: true,
-        },
-    ],
-};
-
-/// Every application with more than one method.
-pub const ALL: &[Variants] = &[SSSP, ASTAR, BFS, CC, PAGERANK, KCORE, MST];
-
-/// The methods of the application `app`, if it has several.
+/// The methods of the application `app` ([`crate::APPS`]).
 pub fn of(app: &str) -> Option<&'static Variants> {
-    ALL.iter().find(|v| v.app == app)
+    crate::APPS
+        .iter()
+        .find(|a| a.name == app)
+        .map(|a| a.variants)
 }
 
 /// Why an `--algo` request cannot run.
@@ -219,6 +104,8 @@ impl Variants {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bfs::app::VARIANTS as BFS;
+    use crate::cc::app::VARIANTS as CC;
 
     #[test]
     fn auto_picks_the_fastest_unless_a_scheduler_is_asked_for() {

@@ -1,14 +1,23 @@
-//! What verifiers report.
+//! What verifiers report: one error type for every application.
 
 /// A parallel result that disagrees with its serial oracle.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("verification failed: {mismatches} node(s) differ from the serial oracle; first: node {node} has {got}, expected {expected}")]
-pub struct VerifyError {
-    pub mismatches: usize,
-    /// The node's id as the input file numbers it.
-    pub node: u64,
-    pub got: String,
-    pub expected: String,
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VerifyError {
+    /// Per-node answers differ (distances, levels, labels, cores, scores).
+    #[error("verification failed: {mismatches} node(s) differ from the serial oracle; first: node {node} has {got}, expected {expected}")]
+    Nodes {
+        mismatches: usize,
+        /// The node's id as the input file numbers it.
+        node: u64,
+        got: String,
+        expected: String,
+    },
+    /// Scores further from the oracle than the run's own error bound allows (PageRank).
+    #[error("verification failed: scores are {l1:.3e} from the power iteration (L1), more than the bound {bound:.3e}")]
+    Scores { l1: f64, bound: f64 },
+    /// A whole-graph answer differs or is malformed (a flow, a forest, a count).
+    #[error("verification failed: {0}")]
+    Answer(String),
 }
 
 /// Compares `got` with `expected` element by element; `show` formats a value, `file_id` maps
@@ -30,7 +39,7 @@ pub fn compare<V: PartialEq + Copy>(
     }
     match first {
         None => Ok(()),
-        Some(i) => Err(VerifyError {
+        Some(i) => Err(VerifyError::Nodes {
             mismatches,
             node: file_id(i as u32),
             got: show(got[i]),

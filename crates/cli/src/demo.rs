@@ -2,7 +2,7 @@
 //! schedulers and thread counts, each verified, in one comparison table.
 
 use crate::error::{CliError, CliResult};
-use crate::run::run_repeated;
+use crate::run::{app_error, Runs};
 use ordo_algos::{named, sssp};
 use ordo_exec::ExecConfig;
 use ordo_graph::{load_graph_from_bytes, LoadOptions};
@@ -45,7 +45,11 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
     let mut serial_ms = None;
     for (sched, t) in rows {
         let cfg = ExecConfig::with_topology(t, Topology::detect());
-        let runs = run_repeated(&sched, &cfg, repeat, |s, cfg| named::sssp(s, cfg, &g, 0))?;
+        let runs = Runs::collect(
+            repeat,
+            |o: &sssp::SsspOutput| &o.report,
+            || named::sssp(&sched, &cfg, &g, 0).map_err(|e| app_error(e.into())),
+        )?;
         let ms = runs.median_time().as_secs_f64() * 1e3;
         let ok = runs.results.iter().all(|r| r.dist == expected);
         let base = *serial_ms.get_or_insert(ms);

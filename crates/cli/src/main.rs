@@ -1,24 +1,20 @@
 //! `ordo`: parallel graph analytics on concurrent priority schedulers.
 
-mod algo;
-mod apps;
+mod app_args;
+mod application;
 mod args;
 mod bench;
-mod centrality;
 mod demo;
 mod error;
-mod flow;
 mod interrupt;
 mod load;
 mod output;
-mod rank;
 mod run;
 mod simulate;
 mod tools;
-mod undirected;
 
-use clap::{Parser, Subcommand};
-use error::CliError;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use error::{CliError, CliResult};
 
 #[derive(Parser)]
 #[command(
@@ -57,39 +53,9 @@ struct Cli {
     command: Command,
 }
 
+/// The subcommands besides the applications, which [`command`] adds from the registry.
 #[derive(Subcommand)]
 enum Command {
-    /// Single-source shortest paths (verified against serial Dijkstra)
-    Sssp(apps::SsspArgs),
-    /// Breadth-first search levels, direction-optimizing by default (verified against a queue BFS)
-    Bfs(apps::BfsArgs),
-    /// A* shortest path to one target with a straight-line estimate (verified against Dijkstra)
-    Astar(apps::AstarArgs),
-    /// PageRank (networkx's definition), pull iteration by default (verified against power
-    /// iteration)
-    Pagerank(rank::PagerankArgs),
-    /// Connected components of the undirected view, by Afforest by default (verified against
-    /// union-find)
-    Cc(undirected::CcArgs),
-    /// Core numbers, by parallel bucketed peeling by default (verified against bucket peeling)
-    Kcore(undirected::KcoreArgs),
-    /// Minimum spanning forest, by parallel Boruvka by default (verified against Kruskal)
-    Mst(undirected::MstArgs),
-    /// Triangle count of the undirected view (verified against a serial count)
-    Tc(undirected::UndirectedArgs),
-    /// Betweenness centrality on sampled sources, with ADL and NUMA-aware queues (verified
-    /// against serial Brandes)
-    #[command(
-        after_help = "bc distributes each BFS level with its own queues (--queues, --task): \
---scheduler, --param and --chunk do not apply. --out writes `id score` per node."
-    )]
-    Bc(centrality::BcArgs),
-    /// Maximum flow by preflow-push, highest label first (verified: flow, minimum cut, Dinic)
-    #[command(
-        after_help = "Capacities are the edge weights (1 when unweighted). --out writes each \
-node's side of the minimum cut: `id S` or `id T`."
-    )]
-    Pfp(flow::PfpArgs),
     /// Run an application on P logical workers interleaved deterministically on one thread:
     /// work increase over the exact serial scheduler and rank error, for P beyond this
     /// machine's cores
@@ -135,23 +101,37 @@ embedded in the repository. A graph that is missing is skipped with a note.")]
     },
 }
 
-fn main() {
-    // Like other Unix tools, end quietly when the reader of our output goes away
-    // (`ordo schedulers | head`) instead of panicking on a failed print.
-    // SAFETY: setting a signal's disposition to the default before any thread exists.
-    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let cli = Cli::parse();
-    let res = match &cli.command {
-        Command::Sssp(a) => apps::sssp_cmd(a),
-        Command::Bfs(a) => apps::bfs_cmd(a),
-        Command::Astar(a) => apps::astar_cmd(a),
-        Command::Pagerank(a) => rank::pagerank_cmd(a),
-        Command::Cc(a) => undirected::cc_cmd(a),
-        Command::Kcore(a) => undirected::kcore_cmd(a),
-        Command::Mst(a) => undirected::mst_cmd(a),
-        Command::Tc(a) => undirected::tc_cmd(a),
-        Command::Bc(a) => centrality::bc_cmd(a),
-        Command::Pfp(a) => flow::pfp_cmd(a),
+/// The command line: the applications of the registry (generated from their declarations,
+/// `app_args.rs`) listed first, then the tools.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let tools: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let apps: Vec<&str> = ordo_algos::APPS.iter().map(|a| a.name).collect();
+    for app in ordo_algos::APPS {
+        cmd = cmd.subcommand(app_args::command(app));
+    }
+    for (order, name) in apps
+        .iter()
+        .copied()
+        .chain(tools.iter().map(String::as_str))
+        .enumerate()
+    {
+        cmd = cmd.mut_subcommand(name, |c| c.display_order(order));
+    }
+    cmd
+}
+
+fn run(matches: &clap::ArgMatches) -> CliResult {
+    if let Some((name, sub)) = matches.subcommand() {
+        if let Some(result) = application::run_by_name(name, sub) {
+            return result;
+        }
+    }
+    let cli = Cli::from_arg_matches(matches).unwrap_or_else(|e| e.exit());
+    match &cli.command {
         Command::Simulate(a) => simulate::simulate_cmd(a),
         Command::Bench(a) => bench::bench_cmd(a),
         Command::Info(a) => tools::info_cmd(a),
@@ -159,8 +139,16 @@ fn main() {
         Command::Gen(a) => tools::gen_cmd(a),
         Command::Schedulers { json } => tools::schedulers_cmd(*json),
         Command::Demo { repeat } => demo::demo_cmd((*repeat).max(1)),
-    };
-    if let Err(CliError { code, message }) = res {
+    }
+}
+
+fn main() {
+    // Like other Unix tools, end quietly when the reader of our output goes away
+    // (`ordo schedulers | head`) instead of panicking on a failed print.
+    // SAFETY: setting a signal's disposition to the default before any thread exists.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    let matches = command().get_matches();
+    if let Err(CliError { code, message }) = run(&matches) {
         if code == interrupt::EXIT_INTERRUPTED {
             eprintln!("ordo: {message}");
         } else {

@@ -1,51 +1,29 @@
-//! What every application prints: the JSON header and run fields, verification against the
-//! oracle, `--out`, and the text summary.
+//! What every application prints: the JSON header and run fields, the verification outcome,
+//! and the text summary.
 
 use crate::args::RunArgs;
-use crate::error::{CliError, CliResult};
 use crate::load::LoadedInput;
 use crate::run::{
-    breakdown_json, median_report, params_json, rank_json, stats_json, trace_json, write_values,
-    AppRun, Runs,
+    breakdown_json, median_report, params_json, rank_json, stats_json, trace_json, Runs,
 };
-use ordo_graph::Graph;
 use serde_json::json;
 
-fn header(app: &str, li: &LoadedInput, run: &RunArgs) -> serde_json::Value {
-    json!({
-        "app": app,
-        "graph": li.graph_name,
-        "format": li.format.name(),
-        "nodes": li.graph.num_nodes(),
-        "edges": li.graph.num_edges(),
-        "load_s": li.load_s,
-        "repeat": run.repeat,
-    })
-}
+/// The JSON fields about the input every application reports, taken when it was loaded
+/// (before the application made its own view of the graph).
+pub struct Header(serde_json::Value);
 
-/// Prints an application's result: the header and run fields every application reports, then
-/// its own `fields`, as JSON or as the text summary ending with `results`.
-pub fn finish<O>(
-    app: &str,
-    li: &LoadedInput,
-    run: &RunArgs,
-    r: &AppRun<O>,
-    check: &Verification,
-    fields: serde_json::Value,
-    results: &[&str],
-) {
-    let sched = sched_json(&r.sched);
-    finish_runs(
-        app,
-        li,
-        run,
-        sched,
-        r.cfg.threads,
-        &r.runs,
-        check,
-        fields,
-        results,
-    );
+impl Header {
+    pub fn new(app: &str, li: &LoadedInput, run: &RunArgs) -> Header {
+        Header(json!({
+            "app": app,
+            "graph": li.graph_name,
+            "format": li.format.name(),
+            "nodes": li.graph.num_nodes(),
+            "edges": li.graph.num_edges(),
+            "load_s": li.load_s,
+            "repeat": run.repeat,
+        }))
+    }
 }
 
 /// The `scheduler`, `scheduler_label` and `params` fields.
@@ -57,12 +35,12 @@ pub fn sched_json(sched: &ordo_sched::SchedulerConfig) -> serde_json::Value {
     })
 }
 
-/// [`finish`] for an application with its own work distribution instead of a priority
-/// scheduler (bc): `sched` gives its `scheduler`, `scheduler_label` and `params` fields.
+/// Prints an application's result: the header and run fields every application reports,
+/// the scheduler's (`sched`: `scheduler`, `scheduler_label`, `params`), then its own `fields`
+/// (which may override the scheduler's), as JSON or as the text summary ending with `results`.
 #[allow(clippy::too_many_arguments)]
 pub fn finish_runs<O>(
-    app: &str,
-    li: &LoadedInput,
+    header: &Header,
     run: &RunArgs,
     sched: serde_json::Value,
     threads: usize,
@@ -71,7 +49,7 @@ pub fn finish_runs<O>(
     fields: serde_json::Value,
     results: &[&str],
 ) {
-    let mut j = header(app, li, run);
+    let mut j = header.0.clone();
     merge(&mut j, sched);
     merge(&mut j, run_fields(threads, runs, check));
     merge(&mut j, fields);
@@ -112,59 +90,21 @@ pub struct Verification {
     pub oracle_s: Option<f64>,
 }
 
-/// Runs the oracle once (timed) and `check`s its answer; skipped with `--no-verify`.
-pub fn verify_with<O>(
-    run: &RunArgs,
-    oracle: impl FnOnce() -> O,
-    check: impl FnOnce(&O) -> CliResult,
-) -> CliResult<Verification> {
-    if run.no_verify {
-        return Ok(Verification {
+impl Verification {
+    /// `--no-verify`.
+    pub fn skipped() -> Verification {
+        Verification {
             verified: None,
             oracle_s: None,
-        });
-    }
-    let start = std::time::Instant::now();
-    let expected = oracle();
-    let oracle_s = start.elapsed().as_secs_f64();
-    check(&expected)?;
-    Ok(Verification {
-        verified: Some(true),
-        oracle_s: Some(oracle_s),
-    })
-}
-
-/// Checks every run's values against the oracle, computed once.
-pub fn verify_runs<'r, V: PartialEq + Copy + std::fmt::Display + 'r>(
-    run: &RunArgs,
-    g: &Graph,
-    results: impl Iterator<Item = &'r [V]>,
-    oracle: impl FnOnce() -> Vec<V>,
-) -> CliResult<Verification> {
-    verify_with(run, oracle, |expected| {
-        for got in results {
-            verify_against(got, expected, g)?;
         }
-        Ok(())
-    })
-}
+    }
 
-/// `--out`: `id value` per node, `inf` where the value is `unreached`.
-pub fn write_out<V: Copy + PartialEq + std::fmt::Display>(
-    g: &Graph,
-    run: &RunArgs,
-    values: &[V],
-    unreached: V,
-) -> CliResult {
-    match &run.out {
-        Some(path) => write_values(g, path, values, |v| {
-            if v == unreached {
-                "inf".into()
-            } else {
-                v.to_string()
-            }
-        }),
-        None => Ok(()),
+    /// Every run matched the oracle, which took `oracle_s` seconds.
+    pub fn passed(oracle_s: f64) -> Verification {
+        Verification {
+            verified: Some(true),
+            oracle_s: Some(oracle_s),
+        }
     }
 }
 
@@ -175,15 +115,6 @@ fn emit(j: &serde_json::Value, run: &RunArgs, results: &[&str]) {
     } else {
         print_summary(j, results);
     }
-}
-
-/// Compares with the oracle; a mismatch is exit status 1.
-pub fn verify_against<V: PartialEq + Copy + std::fmt::Display>(
-    got: &[V],
-    expected: &[V],
-    g: &Graph,
-) -> CliResult {
-    ordo_algos::compare(got, expected, |v| v.to_string(), |v| g.file_id(v)).map_err(CliError::input)
 }
 
 fn merge(a: &mut serde_json::Value, b: serde_json::Value) {

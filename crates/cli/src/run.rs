@@ -1,59 +1,58 @@
-//! Running an application with the shared run flags: scheduler by name, repeats, median time,
-//! verification against the serial oracle, JSON or text output, and `--out`.
+//! The run flags as a run request, repeated runs and their median, the CLI's errors, and the
+//! JSON of a run's report.
 
-use crate::args::{RunArgs, SchedArgs};
+use crate::args::RunArgs;
 use crate::error::{CliError, CliResult};
-use ordo_algos::named::NamedRunError;
-use ordo_algos::{astar, bfs, cc, kcore, mst, pagerank, sssp, tc};
-use ordo_exec::{
-    default_threads, Breakdown, ExecConfig, ExecError, Probes, RunReport, MAX_THREADS,
-};
+use ordo_algos::app::{AppError, RunRequest, SpecError};
+use ordo_exec::{Breakdown, ExecError, Probes, RunReport, MAX_THREADS};
 use ordo_graph::Graph;
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use std::time::Duration;
 
-/// The scheduler configuration from `--scheduler`, `--param`, `--chunk` and an app's delta.
-pub fn scheduler_config(a: &SchedArgs, delta: Option<u32>) -> CliResult<SchedulerConfig> {
+/// The run request of the run flags: the scheduler by name with its parameters, the threads,
+/// the probes, and Ctrl-C as the cancel flag.
+pub fn run_request(a: &RunArgs) -> CliResult<RunRequest> {
+    let s = &a.sched;
     let mut params = Vec::new();
-    for p in &a.params {
+    for p in &s.params {
         params.push(parse_param(p).map_err(CliError::usage)?);
     }
-    let mut cfg = SchedulerConfig::parse(&a.scheduler, &params).map_err(CliError::usage)?;
-    if let Some(c) = a.chunk {
-        cfg.set("chunk", &c.to_string()).map_err(CliError::usage)?;
-    }
-    if let Some(d) = delta {
-        cfg.hint_delta(d, &params).map_err(CliError::usage)?;
-    }
-    Ok(cfg)
-}
-
-/// The executor configuration; without `--threads`, every core (or the scheduler's maximum, so
-/// `--scheduler serial` needs no `--threads 1`).
-pub fn exec_config(a: &RunArgs, sched: &SchedulerConfig) -> CliResult<ExecConfig> {
-    exec_config_threads(a, sched.max_workers())
-}
-
-/// The executor configuration for at most `max_workers` default threads.
-pub fn exec_config_threads(a: &RunArgs, max_workers: Option<usize>) -> CliResult<ExecConfig> {
-    let topology: Topology = a.sched.topology.parse().map_err(CliError::usage)?;
-    let threads = a.threads.unwrap_or_else(|| default_threads(max_workers));
-    if threads == 0 || threads > MAX_THREADS {
-        return Err(CliError::usage(format!(
-            "--threads {threads}: must be in 1..={MAX_THREADS}"
-        )));
-    }
-    Ok(ExecConfig {
+    let topology: Topology = s.topology.parse().map_err(CliError::usage)?;
+    Ok(RunRequest {
+        scheduler: s.scheduler.clone(),
+        params,
+        chunk: s.chunk,
+        threads: a.threads,
         pin: !a.no_pin,
-        cancel: Some(crate::interrupt::cancel_flag()),
         probes: Probes {
             breakdown: a.breakdown,
             trace: a.trace,
             rank: a.rank_error,
             oracle: None,
         },
-        ..ExecConfig::with_topology(threads, topology)
+        cancel: Some(crate::interrupt::cancel_flag()),
+        ..RunRequest::new(topology)
     })
+}
+
+/// The CLI's error for a request that cannot run.
+pub fn spec_error(e: SpecError) -> CliError {
+    match e {
+        SpecError::Threads(t) => {
+            CliError::usage(format!("--threads {t}: must be in 1..={MAX_THREADS}"))
+        }
+        SpecError::Scheduler(e) => CliError::usage(e),
+    }
+}
+
+/// The CLI's error for an application that did not produce a verified result.
+pub fn app_error(e: AppError) -> CliError {
+    match e {
+        AppError::Usage(m) => CliError::usage(m),
+        AppError::Input(m) => CliError::input(m),
+        AppError::Exec(e) => exec_error(e),
+        AppError::Verify(e) => CliError::input(e),
+    }
 }
 
 /// Results of `repeat` runs of one application.
@@ -62,9 +61,13 @@ pub struct Runs<R> {
     pub reports: Vec<RunReport>,
 }
 
-impl<R: AppOutput> Runs<R> {
-    /// `repeat` runs of `once`, keeping each output and its report.
-    pub fn collect(repeat: u32, mut once: impl FnMut() -> CliResult<R>) -> CliResult<Self> {
+impl<R> Runs<R> {
+    /// `repeat` runs of `once`, keeping each output and its report (`report` finds it).
+    pub fn collect(
+        repeat: u32,
+        report: impl Fn(&R) -> &RunReport,
+        mut once: impl FnMut() -> CliResult<R>,
+    ) -> CliResult<Self> {
         let mut runs = Runs {
             results: vec![],
             reports: vec![],
@@ -83,14 +86,12 @@ impl<R: AppOutput> Runs<R> {
                     e
                 })?
             };
-            runs.reports.push(out.report().clone());
+            runs.reports.push(report(&out).clone());
             runs.results.push(out);
         }
         Ok(runs)
     }
-}
 
-impl<R> Runs<R> {
     pub fn median_time(&self) -> Duration {
         let mut t: Vec<Duration> = self.reports.iter().map(|r| r.time).collect();
         t.sort();
@@ -106,137 +107,18 @@ pub fn exec_error(e: ExecError) -> CliError {
     }
 }
 
-/// What every application's output carries: the executor's report of the run.
-pub trait AppOutput {
-    fn report(&self) -> &RunReport;
-}
-
-/// Every application's output carries its run report.
-macro_rules! app_output {
-    ($($out:ty),*) => {$(
-        impl AppOutput for $out {
-            fn report(&self) -> &RunReport {
-                &self.report
-            }
-        }
-    )*};
-}
-
-app_output!(
-    sssp::SsspOutput,
-    bfs::BfsOutput,
-    astar::AstarOutput,
-    cc::CcOutput,
-    kcore::KcoreOutput,
-    pagerank::PrOutput,
-    mst::MstOutput,
-    tc::TcOutput,
-    ordo_algos::bc::BcOutput,
-    ordo_algos::pfp::PfpOutput
-);
-
-impl AppOutput for pagerank::Scores {
-    fn report(&self) -> &RunReport {
-        self.report()
-    }
-}
-
-/// One application's runs with the scheduler and executor configuration they used.
-pub struct AppRun<O> {
-    pub sched: SchedulerConfig,
-    pub cfg: ExecConfig,
-    pub runs: Runs<O>,
-}
-
-impl<O> AppRun<O> {
-    /// The first run's output (what `--out` writes and the JSON describes).
-    pub fn first(&self) -> &O {
-        &self.runs.results[0]
-    }
-}
-
-/// Builds the scheduler (with the application's `delta` hint) and executor configuration
-/// from the run flags, then runs the application `--repeat` times.
-/// `once` is one of [`ordo_algos::named`]'s functions with the inputs bound.
-pub fn run_app<O: AppOutput>(
-    a: &RunArgs,
-    delta: Option<u32>,
-    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
-) -> CliResult<AppRun<O>> {
-    run_with_oracle(a, delta, None::<fn() -> Vec<u64>>, once)
-}
-
-/// [`run_app`] for an application whose answer is one label per node: with `--breakdown`,
-/// the serial oracle's `labels` are computed first (untimed) so that tasks can tell good work
-/// from work that later proves useless.
-pub fn run_app_labelled<O: AppOutput>(
-    a: &RunArgs,
-    delta: Option<u32>,
-    labels: impl FnOnce() -> Vec<u64>,
-    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
-) -> CliResult<AppRun<O>> {
-    run_with_oracle(a, delta, Some(labels), once)
-}
-
-/// Builds the configurations, computes the oracle's `labels` when `--breakdown` needs them,
-/// and runs the application `--repeat` times.
-fn run_with_oracle<O: AppOutput>(
-    a: &RunArgs,
-    delta: Option<u32>,
-    labels: Option<impl FnOnce() -> Vec<u64>>,
-    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
-) -> CliResult<AppRun<O>> {
-    let sched = scheduler_config(&a.sched, delta)?;
-    let mut cfg = exec_config(a, &sched)?;
-    if let (true, Some(labels)) = (a.breakdown, labels) {
-        cfg.probes.oracle = Some(labels().into());
-    }
-    let runs = run_repeated(&sched, &cfg, a.repeat, once)?;
-    Ok(AppRun { sched, cfg, runs })
-}
-
-/// Runs an application `repeat` times on fresh schedulers built from `sched`.
-pub fn run_repeated<O: AppOutput>(
-    sched: &SchedulerConfig,
-    cfg: &ExecConfig,
-    repeat: u32,
-    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<O, NamedRunError>,
-) -> CliResult<Runs<O>> {
-    Runs::collect(repeat, || {
-        once(sched, cfg).map_err(|e| match e {
-            NamedRunError::Scheduler(e) => CliError::usage(e),
-            NamedRunError::Exec(e) => exec_error(e),
-        })
-    })
-}
-
-/// Writes `id value` lines with the file's ids; `show` renders a value.
-pub fn write_values<V: Copy>(
-    g: &Graph,
-    path: &std::path::Path,
-    values: &[V],
-    show: impl Fn(V) -> String,
-) -> CliResult {
+/// Writes `id value` lines with the file's ids; `show` renders node `v`'s value.
+pub fn write_values(g: &Graph, path: &std::path::Path, show: impl Fn(u32) -> String) -> CliResult {
     use std::io::Write;
     let f = std::fs::File::create(path)
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
     let mut w = std::io::BufWriter::new(f);
-    for (v, &x) in values.iter().enumerate() {
-        writeln!(w, "{} {}", g.file_id(v as u32), show(x))
+    for v in 0..g.num_nodes() as u32 {
+        writeln!(w, "{} {}", g.file_id(v), show(v))
             .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
     }
     w.flush()
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
-}
-
-/// The priority shift the scheduler actually uses: its `delta` parameter, which is the
-/// application's hint unless `--param delta=K` set it (`None` for schedulers without one).
-pub fn sched_delta(sched: &SchedulerConfig) -> Option<u32> {
-    sched
-        .params()
-        .into_iter()
-        .find(|p| p.key == "delta")
-        .and_then(|p| p.default.parse().ok())
 }
 
 /// The scheduler's parameters as a JSON object.

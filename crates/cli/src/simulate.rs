@@ -2,27 +2,31 @@
 //! thread (the simulation executor, `crates/exec/src/simulate.rs`), reporting work increase
 //! over the exact serial scheduler and the rank error of the tasks popped.
 
-use crate::apps::ensure_weights;
 use crate::args::{InputArgs, SchedArgs};
 use crate::error::{note, CliError, CliResult};
-use crate::load::{load_noted, LoadedInput};
+use crate::load::load_noted;
 use crate::output::sched_json;
-use crate::run::{exec_error, scheduler_config};
-use ordo_algos::named::{self, NamedRunError};
-use ordo_algos::{bfs, cc, kcore, mst, pagerank, sssp, tc};
+use crate::run::{app_error, exec_error};
+use ordo_algos::app::{App, AppError, AppVisitor, Input, Value, Values};
+use ordo_algos::variants::Variant;
 use ordo_exec::{ExecConfig, RunReport, MAX_THREADS};
-use ordo_graph::Graph;
-use ordo_sched::{SchedulerConfig, Topology};
+use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use serde_json::json;
 use std::time::Instant;
 
-/// The applications `ordo simulate` runs.
-pub const APPS: [&str; 7] = ["sssp", "bfs", "cc", "kcore", "pagerank", "mst", "tc"];
+/// The applications `ordo simulate` runs: those whose scheduled method it can simulate.
+pub fn apps() -> Vec<&'static str> {
+    ordo_algos::APPS
+        .iter()
+        .filter(|a| a.simulated)
+        .map(|a| a.name)
+        .collect()
+}
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimulateArgs {
-    /// Application: sssp, bfs, cc, kcore, pagerank, mst or tc
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(APPS))]
+    /// Application: sssp, bfs, pagerank, cc, kcore, mst or tc
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(apps()))]
     pub app: String,
     #[command(flatten)]
     pub input: InputArgs,
@@ -45,156 +49,128 @@ pub struct SimulateArgs {
     pub json: bool,
 }
 
-/// What one simulated run left to check: `Err(why)` when it disagrees with the oracle.
-type Checked = Result<(), String>;
-
 pub fn simulate_cmd(a: &SimulateArgs) -> CliResult {
     if let Some(&p) = a.workers.iter().find(|&&p| p == 0 || p > MAX_THREADS) {
         return Err(CliError::usage(format!(
             "--workers {p}: must be in 1..={MAX_THREADS}"
         )));
     }
-    let mut li = load_noted(&a.input)?;
+    ordo_algos::visit(&a.app, Simulate(a))
+        .unwrap_or_else(|| Err(CliError::usage(format!("no application '{}'", a.app))))
+}
+
+struct Simulate<'a>(&'a SimulateArgs);
+
+impl AppVisitor for Simulate<'_> {
+    type Output = CliResult;
+    fn visit<A: App>(self) -> CliResult {
+        simulate::<A>(self.0)
+    }
+}
+
+/// The application's parameters that `ordo simulate` takes: those it declares.
+fn values_of(a: &SimulateArgs, spec: &ordo_algos::app::AppSpec) -> CliResult<Values> {
+    let mut values = Values::new(spec.params);
+    let declared = |name: &str| spec.params.iter().any(|p| p.name == name);
+    let mut given = vec![];
+    if let Some(s) = a.source {
+        given.push(("source", Value::Int(s)));
+    }
+    if let Some(d) = a.delta {
+        given.push(("delta", Value::Int(d as u64)));
+    }
+    given.push(("tolerance", Value::Float(a.tolerance)));
+    for (name, v) in given {
+        if declared(name) {
+            values.set(name, v).map_err(CliError::usage)?;
+        }
+    }
+    Ok(values)
+}
+
+/// Simulates the application's scheduled method at every `--workers` count and at P = 1
+/// under the exact serial scheduler (the work baseline), checks every result against the
+/// oracle, and prints the table or JSON.
+fn simulate<A: App>(a: &SimulateArgs) -> CliResult {
+    let spec = &A::SPEC;
+    let method: &Variant = spec
+        .variants
+        .list
+        .iter()
+        .find(|v| v.scheduled)
+        .expect("simulated applications have a scheduled method");
+    let li = load_noted(&a.input)?;
     if li.graph.num_nodes() == 0 {
         return Err(CliError::input("the graph has no nodes"));
     }
-    let source = |li: &LoadedInput| match a.source {
-        None => Ok(0),
-        Some(id) => li.graph.node_from_file_id(id).map_err(CliError::input),
+    let graph_name = li.graph_name.clone();
+    let input = Input {
+        graph: li.graph,
+        weights: li.weights,
+        symmetric: a.input.flags.symmetrize,
     };
-    match a.app.as_str() {
-        "sssp" => {
-            ensure_weights(&mut li);
-            let (g, src) = (&li.graph, source(&li)?);
-            let delta = a.delta.unwrap_or_else(|| sssp::default_delta(g));
-            let expected = sssp::dijkstra(g, src);
-            sweep(a, &li, g, Some(delta), |s, cfg| {
-                let o = named::sssp(s, cfg, g, src)?;
-                Ok((o.report, same(g, &o.dist, &expected)))
-            })
-        }
-        "bfs" => {
-            let (g, src) = (&li.graph, source(&li)?);
-            let expected = bfs::serial_bfs(g, src);
-            sweep(a, &li, g, Some(0), |s, cfg| {
-                let o = named::bfs(s, cfg, g, src)?;
-                Ok((o.report, same(g, &o.level, &expected)))
-            })
-        }
-        "cc" => {
-            let g = &ordo_graph::undirected_simple(&li.graph)?;
-            let expected = cc::serial_cc(g);
-            sweep(a, &li, g, Some(cc::default_delta(g)), |s, cfg| {
-                let o = named::cc(s, cfg, g)?;
-                Ok((o.report, same(g, &o.label, &expected)))
-            })
-        }
-        "kcore" => {
-            let g = &ordo_graph::undirected_simple(&li.graph)?;
-            let expected = kcore::serial_kcore(g);
-            sweep(a, &li, g, Some(kcore::default_delta(g)), |s, cfg| {
-                let o = named::kcore(s, cfg, g)?;
-                Ok((o.report, same(g, &o.core, &expected)))
-            })
-        }
-        "pagerank" => {
-            if !(a.tolerance > 0.0 && a.tolerance < 1.0) {
-                return Err(CliError::usage(format!(
-                    "--tolerance {}: must be in (0, 1)",
-                    a.tolerance
-                )));
-            }
-            let g = &li.graph;
-            let exact = pagerank::power_iteration(g).0;
-            let kind = pagerank::PriorityKind::Pr;
-            sweep(a, &li, g, None, |s, cfg| {
-                let o = named::pagerank(s, cfg, g, a.tolerance, kind)?;
-                let checked = pagerank::check(&exact, &o).map(|_| ());
-                Ok((o.report, checked.map_err(|e| e.to_string())))
-            })
-        }
-        "mst" => {
-            ensure_weights(&mut li);
-            let g = &ordo_graph::undirected_simple(&li.graph)?;
-            let expected = mst::kruskal(g);
-            sweep(a, &li, g, Some(0), |s, cfg| {
-                let o = named::mst(s, cfg, g)?;
-                let checked = (o.edges == expected)
-                    .then_some(())
-                    .ok_or_else(|| format!("a forest of weight {}, not Kruskal's", o.weight));
-                Ok((o.report, checked))
-            })
-        }
-        _ => {
-            let g = &ordo_graph::undirected_simple(&li.graph)?;
-            let expected = tc::serial_tc(g);
-            sweep(a, &li, g, None, |s, cfg| {
-                let o = named::tc(s, cfg, g)?;
-                let checked = (o.triangles == expected).then_some(()).ok_or_else(|| {
-                    format!("{} triangles, the oracle counts {expected}", o.triangles)
-                });
-                Ok((o.report, checked))
-            })
-        }
+    let mut notes = Vec::new();
+    let prepared = A::prepare(input, &values_of(a, spec)?, method, &mut notes);
+    for n in &notes {
+        note(n);
     }
-}
-
-/// `Ok` when the labels agree with the oracle's, else the verifier's message (in the file's
-/// node ids).
-fn same<V: PartialEq + Copy + std::fmt::Display>(g: &Graph, got: &[V], expected: &[V]) -> Checked {
-    ordo_algos::compare(got, expected, |v| v.to_string(), |v| g.file_id(v))
-        .map_err(|e| e.to_string())
-}
-
-/// Simulates the application at every `--workers` count and at P = 1 under the exact serial
-/// scheduler (the work baseline), checks every result, and prints the table or JSON.
-fn sweep(
-    a: &SimulateArgs,
-    li: &LoadedInput,
-    g: &Graph,
-    delta: Option<u32>,
-    once: impl Fn(&SchedulerConfig, &ExecConfig) -> Result<(RunReport, Checked), NamedRunError>,
-) -> CliResult {
+    let p = prepared.map_err(app_error)?;
+    let expected = A::oracle(&p);
     let topology: Topology = a.sched.topology.parse().map_err(CliError::usage)?;
-    let sched = scheduler_config(&a.sched, delta)?;
-    let serial = scheduler_config(&a.sched.serial(), delta)?;
-    let simulate = |s: &SchedulerConfig, p: usize| -> CliResult<(RunReport, f64)> {
+    let config = |s: &SchedArgs| -> CliResult<SchedulerConfig> {
+        let mut params = Vec::new();
+        for p in &s.params {
+            params.push(parse_param(p).map_err(CliError::usage)?);
+        }
+        let request = ordo_algos::app::RunRequest {
+            scheduler: s.scheduler.clone(),
+            params,
+            chunk: s.chunk,
+            ..ordo_algos::app::RunRequest::new(topology.clone())
+        };
+        request
+            .scheduler(A::delta_hint(&p))
+            .map_err(CliError::usage)
+    };
+    let sched = config(&a.sched)?;
+    let serial = config(&a.sched.serial())?;
+    let simulate = |s: &SchedulerConfig, workers: usize| -> CliResult<(RunReport, f64)> {
         let cfg = ExecConfig {
             pin: false,
             simulate: true,
             cancel: Some(crate::interrupt::cancel_flag()),
-            ..ExecConfig::with_topology(p, topology.clone())
+            ..ExecConfig::with_topology(workers, topology.clone())
         };
         let _armed = crate::interrupt::Armed::new();
         let start = Instant::now();
-        let (report, checked) = once(s, &cfg).map_err(|e| match e {
-            NamedRunError::Scheduler(e) => CliError::usage(e),
-            NamedRunError::Exec(e) => exec_error(e),
+        let out = A::run(&p, method, Some(s), &cfg).map_err(|e| match e {
+            AppError::Exec(e) => exec_error(e),
+            e => app_error(e),
         })?;
-        checked.map_err(|why| {
+        A::verify(&p, &expected, &out).map_err(|why| {
             CliError::input(format!(
-                "verification failed: {} on {p} simulated workers: {why}",
+                "{} on {workers} simulated workers: {why}",
                 s.label()
             ))
         })?;
-        Ok((report, start.elapsed().as_secs_f64()))
+        Ok((A::report(&out).clone(), start.elapsed().as_secs_f64()))
     };
     let (base, _) = simulate(&serial, 1)?;
     let base_tasks = base.total.tasks.max(1);
     let mut points = Vec::new();
-    for &p in &a.workers {
+    for &workers in &a.workers {
         if !a.json {
-            note(&format!("simulating {} workers", p));
+            note(&format!("simulating {workers} workers"));
         }
-        let (r, secs) = simulate(&sched, p)?;
+        let (r, secs) = simulate(&sched, workers)?;
         points.push(point_json(&r, base_tasks, secs));
     }
     let mut j = json!({
         "app": a.app,
-        "graph": li.graph_name,
-        "nodes": g.num_nodes(),
-        "edges": g.num_edges(),
-        "delta": crate::run::sched_delta(&sched),
+        "graph": graph_name,
+        "nodes": A::graph(&p).num_nodes(),
+        "edges": A::graph(&p).num_edges(),
+        "delta": sched.delta(),
         "serial_tasks": base.total.tasks,
         "verified": true,
     });

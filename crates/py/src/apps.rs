@@ -16,7 +16,6 @@ use ordo_algos::pagerank::pull::{self, Sweep};
 use ordo_algos::pagerank::PriorityKind;
 use ordo_algos::pagerank::Scores;
 use ordo_algos::pfp::{self, PfpError};
-use ordo_algos::variants;
 use ordo_exec::RunReport;
 use ordo_graph::Graph;
 use pyo3::prelude::*;
@@ -84,8 +83,15 @@ pub fn sssp<'py>(
     let src = pg.node("source", source)?;
     let g = pg.weighted();
     let default_delta = algos::sssp::default_delta(g);
-    let call = MethodCall::choose(&variants::SSSP, algo, scheduler, params, threads, None)?
-        .with_delta(delta, Some(default_delta));
+    let call = MethodCall::choose(
+        &algos::sssp::app::VARIANTS,
+        algo,
+        scheduler,
+        params,
+        threads,
+        None,
+    )?
+    .with_delta(delta, Some(default_delta));
     let shift = delta.unwrap_or(default_delta);
     let (out, label) = call.run(
         py,
@@ -119,8 +125,15 @@ pub fn bfs<'py>(
     let pg = graph.get();
     let src = pg.node("source", source)?;
     // Priority = level: one bucket per level.
-    let call = MethodCall::choose(&variants::BFS, algo, scheduler, params, threads, None)?
-        .with_delta(None, Some(0));
+    let call = MethodCall::choose(
+        &algos::bfs::app::VARIANTS,
+        algo,
+        scheduler,
+        params,
+        threads,
+        None,
+    )?
+    .with_delta(None, Some(0));
     let (out, label) = call.run(
         py,
         |s, e| named::bfs(s, e, pg.graph(), src),
@@ -179,8 +192,15 @@ pub fn astar<'py>(
         )
     })?;
     let default_delta = algos::sssp::default_delta(g);
-    let call = MethodCall::choose(&variants::ASTAR, algo, scheduler, params, threads, None)?
-        .with_delta(delta, Some(default_delta));
+    let call = MethodCall::choose(
+        &algos::astar::app::VARIANTS,
+        algo,
+        scheduler,
+        params,
+        threads,
+        None,
+    )?
+    .with_delta(delta, Some(default_delta));
     let shift = delta.unwrap_or(default_delta);
     let (out, label) = call.run(
         py,
@@ -235,7 +255,7 @@ pub fn pagerank<'py>(
     }
     let asked = priority.map(|p| format!("priority='{p}'"));
     let call = MethodCall::choose(
-        &variants::PAGERANK,
+        &algos::pagerank::app::VARIANTS,
         algo,
         scheduler,
         params,
@@ -294,8 +314,15 @@ pub fn cc<'py>(
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
-    let call = MethodCall::choose(&variants::CC, algo, scheduler, params, threads, None)?
-        .with_delta(None, Some(algos::cc::default_delta(g)));
+    let call = MethodCall::choose(
+        &algos::cc::app::VARIANTS,
+        algo,
+        scheduler,
+        params,
+        threads,
+        None,
+    )?
+    .with_delta(None, Some(algos::cc::default_delta(g)));
     let (out, label) = call.run(
         py,
         |s, e| named::cc(s, e, g),
@@ -330,8 +357,15 @@ pub fn kcore<'py>(
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
-    let call = MethodCall::choose(&variants::KCORE, algo, scheduler, params, threads, None)?
-        .with_delta(None, Some(algos::kcore::default_delta(g)));
+    let call = MethodCall::choose(
+        &algos::kcore::app::VARIANTS,
+        algo,
+        scheduler,
+        params,
+        threads,
+        None,
+    )?
+    .with_delta(None, Some(algos::kcore::default_delta(g)));
     let (out, label) = call.run(
         py,
         |s, e| named::kcore(s, e, g),
@@ -366,8 +400,15 @@ pub fn mst<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let g = undirected_view(py, graph)?;
     // Priority = component degree, one bucket each.
-    let call = MethodCall::choose(&variants::MST, algo, scheduler, params, threads, None)?
-        .with_delta(None, Some(0));
+    let call = MethodCall::choose(
+        &algos::mst::app::VARIANTS,
+        algo,
+        scheduler,
+        params,
+        threads,
+        None,
+    )?
+    .with_delta(None, Some(0));
     let (out, label) = call.run(
         py,
         |s, e| named::mst(s, e, g),

@@ -154,6 +154,15 @@ impl SchedulerConfig {
         Ok(())
     }
 
+    /// The priority shift the scheduler uses: its `delta` parameter (`None` for schedulers
+    /// without one).
+    pub fn delta(&self) -> Option<u32> {
+        self.params()
+            .into_iter()
+            .find(|p| p.key == "delta")
+            .and_then(|p| p.default.parse().ok())
+    }
+
     /// The most workers the scheduler supports, if it is limited.
     pub fn max_workers(&self) -> Option<usize> {
         match self {

@@ -79,7 +79,7 @@ pub fn compare_scores(
         .filter(|(_, (&a, &b))| !close(a, b));
     match bad.next() {
         None => Ok(()),
-        Some((i, (&a, &b))) => Err(VerifyError {
+        Some((i, (&a, &b))) => Err(VerifyError::Nodes {
             mismatches: 1 + bad.count(),
             node: file_id(i as u32),
             got: format!("{a:e}"),

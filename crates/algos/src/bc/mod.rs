@@ -25,6 +25,8 @@
 //! The oracle is serial Brandes with a queue ([`serial_brandes`]); floating-point sums in
 //! another order agree to [`TOLERANCE`] ([`compare_scores`]).
 
+pub mod app;
+
 mod brandes;
 mod engine;
 mod lanes;

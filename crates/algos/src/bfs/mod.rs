@@ -10,6 +10,8 @@
 //! [`direction`] is the direction-optimizing BFS on the frontier executor, the fastest method
 //! (what `ordo bfs` runs by default); this priority-scheduled version is the papers'.
 
+pub mod app;
+
 pub mod direction;
 
 use crate::verify::{compare, VerifyError};

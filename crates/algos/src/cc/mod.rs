@@ -15,6 +15,8 @@
 //! [`afforest`] is Afforest on the frontier executor, the fastest method (what `ordo cc` runs
 //! by default); this priority-scheduled version is the papers'.
 
+pub mod app;
+
 pub mod afforest;
 
 use crate::verify::{compare, VerifyError};

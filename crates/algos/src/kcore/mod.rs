@@ -20,6 +20,8 @@
 //! `ordo kcore` runs by default); this priority-scheduled version stays as the papers'-style
 //! variant.
 
+pub mod app;
+
 pub mod peel;
 
 use crate::verify::{compare, VerifyError};

@@ -23,6 +23,8 @@
 //! [`boruvka`] is parallel Boruvka with edge filtering on the frontier executor, the fastest
 //! method (what `ordo mst` runs by default); this priority-scheduled version is seed 000's.
 
+pub mod app;
+
 pub mod boruvka;
 
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};

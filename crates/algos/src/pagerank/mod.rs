@@ -24,8 +24,11 @@
 //! stopping rule, the fastest method (what `ordo pagerank` runs by default); residual pushing
 //! stays for the papers' PR and PR-D.
 
+pub mod app;
+
 pub mod pull;
 
+use crate::VerifyError;
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::Scheduler;
@@ -293,34 +296,26 @@ pub fn power_iteration(g: &Graph) -> (Vec<f64>, u32) {
     (x, 10_000)
 }
 
-/// A PageRank result that is further from the oracle than its own error bound allows.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("verification failed: scores are {l1:.3e} from the power iteration (L1), more than the bound {bound:.3e}")]
-pub struct PrVerifyError {
-    pub l1: f64,
-    pub bound: f64,
-}
-
 /// Checks `out` against [`power_iteration`]: the L1 distance must be within the run's error
 /// bound (plus the oracle's own 1e-10). Returns the distance.
-pub fn verify(g: &Graph, out: &PrOutput) -> Result<f64, PrVerifyError> {
+pub fn verify(g: &Graph, out: &PrOutput) -> Result<f64, VerifyError> {
     check(&power_iteration(g).0, out)
 }
 
 /// As [`verify`], with the oracle's scores given.
-pub fn check(exact: &[f64], out: &PrOutput) -> Result<f64, PrVerifyError> {
+pub fn check(exact: &[f64], out: &PrOutput) -> Result<f64, VerifyError> {
     check_scores(exact, &out.score, out.error_bound)
 }
 
 /// Checks `score` against the oracle's `exact` scores: the L1 distance must be within
 /// `error_bound` (plus the oracle's own 1e-10). Returns the distance.
-pub fn check_scores(exact: &[f64], score: &[f64], error_bound: f64) -> Result<f64, PrVerifyError> {
+pub fn check_scores(exact: &[f64], score: &[f64], error_bound: f64) -> Result<f64, VerifyError> {
     let l1: f64 = exact.iter().zip(score).map(|(a, b)| (a - b).abs()).sum();
     let bound = error_bound + 1e-10;
     if l1 <= bound {
         Ok(l1)
     } else {
-        Err(PrVerifyError { l1, bound })
+        Err(VerifyError::Scores { l1, bound })
     }
 }
 

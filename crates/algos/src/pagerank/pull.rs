@@ -50,8 +50,9 @@
 //!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
 
-use super::{AtomicF64, PrVerifyError, DAMPING};
+use super::{AtomicF64, DAMPING};
 use crate::in_edges::InEdges;
+use crate::VerifyError;
 use ordo_exec::frontier::zeroed_u32s;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
@@ -460,6 +461,6 @@ unsafe fn gather<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
 
 /// Checks `out` against the serial power iteration: the L1 distance must be within the run's
 /// error bound (plus the oracle's own 1e-10). Returns the distance.
-pub fn verify(g: &Graph, out: &PullOutput) -> Result<f64, PrVerifyError> {
+pub fn verify(g: &Graph, out: &PullOutput) -> Result<f64, VerifyError> {
     super::check_scores(&super::power_iteration(g).0, &out.score, out.error_bound)
 }

@@ -30,6 +30,8 @@
 //!
 //! Capacities are the edge weights (1 on unweighted graphs); self-loops are ignored.
 
+pub mod app;
+
 mod dinic;
 mod network;
 

@@ -13,6 +13,8 @@
 //! Complexity: O(m log n) with an exact order; relaxed schedulers trade extra (bad) relaxations
 //! for parallelism, counted in [`SsspStats`].
 
+pub mod app;
+
 pub mod delta_step;
 
 use crate::distance::{fits_in_u32, DistLabel};

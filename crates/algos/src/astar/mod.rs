@@ -16,6 +16,8 @@
 //! is reported. Edges of zero length impose nothing; a zero-weight edge between distinct points
 //! makes s = 0 and A* degrades to Dijkstra.
 
+pub mod app;
+
 use crate::sssp::{SsspTask, UNREACHABLE};
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -206,7 +208,7 @@ pub fn check(g: &Graph, target: u32, dist: u64, expected: u64) -> Result<(), cra
     if dist == expected {
         Ok(())
     } else {
-        Err(crate::VerifyError {
+        Err(crate::VerifyError::Nodes {
             mismatches: 1,
             node: g.file_id(target),
             got: show(dist),

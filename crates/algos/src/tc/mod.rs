@@ -13,6 +13,8 @@
 //!
 //! Input: an undirected simple graph (see [`ordo_graph::undirected_simple`]).
 
+pub mod app;
+
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::Scheduler;

@@ -1,0 +1,347 @@
+//! One application, one place: the [`App`] trait every application implements and the
+//! registry ([`crate::APPS`], [`crate::visit`]) that the command line, `ordo simulate` and
+//! the Python package read.
+//!
+//! An application declares its name, parameters, methods (`--algo`, [`crate::variants`]) and
+//! the figures it reports ([`AppSpec`]), and implements the steps of the protocol every front
+//! end runs ([`App`]):
+//!
+//! 1. [`App::prepare`] the loaded graph for the method chosen (an undirected view, weights,
+//!    in-edges, coordinates) and read the parameters;
+//! 2. build the run from the request ([`RunRequest`]) with the application's bucket-width
+//!    hint ([`App::delta_hint`]) and [`App::run`] it, `--repeat` times;
+//! 3. compute the serial oracle's answer ([`App::oracle`], timed: the baseline every parallel
+//!    time is compared with) and [`App::verify`] every run against it;
+//! 4. report: [`App::summary`] (named figures for the JSON and the text summary) and
+//!    [`App::per_node`] (the `--out` column).
+//!
+//! Adding an application is then its module, its `app.rs` (this trait), its line in the
+//! registry in `lib.rs`, and its tests.
+
+mod param;
+mod request;
+
+pub use param::{Kind, Param, Value, Values};
+pub use request::{RunRequest, SpecError};
+
+use crate::variants::{Variant, VariantError, Variants};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, ExecError, RunReport};
+use ordo_graph::{Graph, WeightSpec};
+use ordo_sched::{ConfigError, SchedulerConfig};
+
+/// What an application declares about itself: what a front end needs to offer it.
+#[derive(Debug, Clone, Copy)]
+pub struct AppSpec {
+    /// The subcommand and Python function name.
+    pub name: &'static str,
+    /// One line for the list of subcommands.
+    pub about: &'static str,
+    /// More help after the flags, if any.
+    pub after_help: Option<&'static str>,
+    pub params: &'static [Param],
+    /// Its methods; one method means no `--algo`.
+    pub variants: &'static Variants,
+    /// The summary's figures the text output ends with.
+    pub headline: &'static [&'static str],
+    /// Why `--out` does not apply, for applications without a per-node answer.
+    pub no_per_node: Option<&'static str>,
+    /// Why scheduler flags do not apply, for applications with no scheduled method.
+    pub no_scheduler: Option<&'static str>,
+    /// Runs under `ordo simulate` (its scheduled method reports work and rank error).
+    pub simulated: bool,
+}
+
+impl AppSpec {
+    /// The method `--algo asked` runs; `scheduler_request` names what in the run asks for a
+    /// priority scheduler, if anything does.
+    pub fn method(
+        &self,
+        asked: &str,
+        scheduler_request: Option<&str>,
+    ) -> Result<&'static Variant, AppError> {
+        let scheduled = self.variants.list.iter().any(|v| v.scheduled);
+        match (self.no_scheduler, scheduler_request) {
+            (Some(why), Some(_)) if !scheduled => Err(AppError::Usage(why.into())),
+            (_, _) if !scheduled => Ok(&self.variants.list[0]),
+            _ => Ok(self.variants.resolve(asked, scheduler_request)?),
+        }
+    }
+
+    /// Whether the application offers more than one method (`--algo`).
+    pub fn has_methods(&self) -> bool {
+        self.variants.list.len() > 1
+    }
+}
+
+/// The graph an application starts from, as loaded.
+pub struct Input {
+    pub graph: Graph,
+    /// The random weights the loader gave it, if any.
+    pub weights: Option<WeightSpec>,
+    /// `--symmetrize` made it its own transpose (its in-edges are its out-edges).
+    pub symmetric: bool,
+}
+
+/// Why an application did not produce a verified result.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The request cannot be run as asked (a bad flag or combination): exit status 2.
+    #[error("{0}")]
+    Usage(String),
+    /// The input cannot be used (a node that does not exist, missing coordinates): exit
+    /// status 1.
+    #[error("{0}")]
+    Input(String),
+    /// The run failed or was cancelled.
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+}
+
+impl From<ConfigError> for AppError {
+    fn from(e: ConfigError) -> Self {
+        AppError::Usage(e.to_string())
+    }
+}
+
+impl From<VariantError> for AppError {
+    fn from(e: VariantError) -> Self {
+        AppError::Usage(e.to_string())
+    }
+}
+
+impl From<ordo_graph::GraphError> for AppError {
+    fn from(e: ordo_graph::GraphError) -> Self {
+        AppError::Input(e.to_string())
+    }
+}
+
+impl From<NamedRunError> for AppError {
+    fn from(e: NamedRunError) -> Self {
+        match e {
+            NamedRunError::Scheduler(e) => e.into(),
+            NamedRunError::Exec(e) => e.into(),
+        }
+    }
+}
+
+/// Why a run on a scheduler chosen by name ([`crate::named`]) did not produce a result.
+#[derive(Debug, thiserror::Error)]
+pub enum NamedRunError {
+    /// The scheduler cannot be built as configured (e.g. `serial` on two threads).
+    #[error(transparent)]
+    Scheduler(#[from] ConfigError),
+    /// The run itself failed or was cancelled.
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+}
+
+/// What a summary knows about the runs besides their outputs.
+pub struct RunContext<'a> {
+    /// The method that ran.
+    pub method: &'static Variant,
+    /// The scheduler it ran on (the scheduled method only).
+    pub sched: Option<&'a SchedulerConfig>,
+    /// The median run's seconds.
+    pub median_s: f64,
+}
+
+/// A node's value in the `--out` column, as text.
+pub type PerNode<'a> = Box<dyn Fn(u32) -> String + 'a>;
+
+/// An application: the steps of the protocol (module docs) over its own types.
+pub trait App {
+    /// The graph as the method needs it, with the parameters read.
+    type Prepared: Sync;
+    type Output: Send;
+    /// The serial oracle's answer.
+    type Expected;
+
+    const SPEC: AppSpec;
+
+    /// Readies `input` for `method`; `notes` collects what the user should hear (defaults
+    /// taken, data ignored).
+    fn prepare(
+        input: Input,
+        values: &Values,
+        method: &Variant,
+        notes: &mut Vec<String>,
+    ) -> Result<Self::Prepared, AppError>;
+
+    /// The graph the answer is about (for the file's node ids).
+    fn graph(p: &Self::Prepared) -> &Graph;
+
+    /// The bucket width (a priority shift) the scheduled method suggests to a bucketing
+    /// scheduler.
+    fn delta_hint(_p: &Self::Prepared) -> Option<u32> {
+        None
+    }
+
+    /// One run of `method`; `sched` is the scheduler when the method is scheduled.
+    fn run(
+        p: &Self::Prepared,
+        method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<Self::Output, AppError>;
+
+    fn report(out: &Self::Output) -> &RunReport;
+
+    /// The serial oracle's answer.
+    fn oracle(p: &Self::Prepared) -> Self::Expected;
+
+    /// The oracle's answer as one label per node, for the probes that tell useful work from
+    /// useless work (`--breakdown`); `None` for applications without per-node labels.
+    fn oracle_labels(_p: &Self::Prepared, _expected: &Self::Expected) -> Option<Vec<u64>> {
+        None
+    }
+
+    /// Checks one run against the oracle.
+    fn verify(
+        p: &Self::Prepared,
+        expected: &Self::Expected,
+        out: &Self::Output,
+    ) -> Result<(), VerifyError>;
+
+    /// The `--out` column; `None` where [`AppSpec::no_per_node`] says why there is none.
+    fn per_node<'a>(_p: &'a Self::Prepared, _out: &'a Self::Output) -> Option<PerNode<'a>> {
+        None
+    }
+
+    /// The named figures of the runs (the first run's answer; `expected` when verified).
+    fn summary(
+        p: &Self::Prepared,
+        runs: &[Self::Output],
+        expected: Option<&Self::Expected>,
+        ctx: &RunContext<'_>,
+    ) -> serde_json::Value;
+}
+
+/// Something done with one application chosen by name ([`crate::visit`]).
+pub trait AppVisitor {
+    type Output;
+    fn visit<A: App>(self) -> Self::Output;
+}
+
+/// Renders a per-node value, with `inf` for `unreached`.
+pub fn or_inf<V: PartialEq + std::fmt::Display>(v: V, unreached: V) -> String {
+    if v == unreached {
+        "inf".into()
+    } else {
+        v.to_string()
+    }
+}
+
+/// Declares `pub fn by_name(sched, cfg, inputs...)` running one application on a scheduler
+/// chosen by name, through a private visitor that borrows the inputs: the applications are
+/// generic over [`ordo_sched::Scheduler`], so each run is monomorphized for its scheduler.
+macro_rules! by_name {
+    ($(#[$doc:meta])* <$task:ty> -> $out:ty { $($field:ident: $ty:ty),* }
+        |$me:ident, $s:ident, $cfg:ident| $run:expr) => {
+        $(#[$doc])*
+        pub fn by_name<'a>(
+            sched: &ordo_sched::SchedulerConfig,
+            cfg: &'a ordo_exec::ExecConfig,
+            $($field: $ty),*
+        ) -> Result<$out, $crate::app::NamedRunError> {
+            struct Visit<'a> {
+                $($field: $ty,)*
+                cfg: &'a ordo_exec::ExecConfig,
+            }
+            impl ordo_sched::SchedulerVisitor<$task> for Visit<'_> {
+                type Output = Result<$out, ordo_exec::ExecError>;
+                fn visit<S: ordo_sched::Scheduler<$task>>(self, $s: &S) -> Self::Output {
+                    let $me = self;
+                    let $cfg = $me.cfg;
+                    $run
+                }
+            }
+            let visit = Visit { $($field,)* cfg };
+            Ok(sched.with(cfg.threads, &cfg.topology, visit)??)
+        }
+    };
+}
+pub(crate) use by_name;
+
+/// Gives an unweighted input the default random weights, with a note (applications that
+/// need weights: SSSP, A*, MST).
+pub fn ensure_weights(input: &mut Input, notes: &mut Vec<String>) {
+    if !input.graph.is_weighted() {
+        let spec = WeightSpec::DEFAULT;
+        notes.push(format!(
+            "the graph has no weights: using random weights {spec} (set with --weights)"
+        ));
+        input.graph.assign_weights(spec);
+        input.weights = Some(spec);
+    }
+}
+
+/// The node the file numbers `id`, or the first node when none is given.
+pub fn node_or_first(g: &Graph, id: Option<u64>) -> Result<u32, AppError> {
+    if g.num_nodes() == 0 {
+        return Err(AppError::Input("the graph has no nodes".into()));
+    }
+    match id {
+        None => Ok(0),
+        Some(id) => g.node_from_file_id(id).map_err(AppError::from),
+    }
+}
+
+/// The undirected simple view of an input (both directions of every arc, no self-loops, no
+/// parallel arcs): what cc, kcore, mst and tc run on.
+pub struct Undirected {
+    pub graph: Graph,
+    /// Seconds building the view took.
+    pub prep_s: f64,
+    /// The random weights the input was given, if any.
+    pub weights: Option<WeightSpec>,
+}
+
+impl Undirected {
+    /// The view of `input`, which is dropped.
+    pub fn of(input: Input) -> Result<Undirected, AppError> {
+        let start = std::time::Instant::now();
+        let graph = ordo_graph::undirected_simple(&input.graph)?;
+        Ok(Undirected {
+            graph,
+            prep_s: start.elapsed().as_secs_f64(),
+            weights: input.weights,
+        })
+    }
+}
+
+/// Labels as the u64s the probes' oracle holds.
+pub fn widen(labels: &[u32]) -> Vec<u64> {
+    labels.iter().map(|&l| l as u64).collect()
+}
+
+/// Compares per-node answers, naming nodes as the file does.
+pub fn same<V: PartialEq + Copy + std::fmt::Display>(
+    g: &Graph,
+    got: &[V],
+    expected: &[V],
+) -> Result<(), VerifyError> {
+    crate::compare(got, expected, |v| v.to_string(), |v| g.file_id(v))
+}
+
+/// Gives `input` in-edges for the pull-style methods: its transpose, or nothing when it is
+/// its own (`--symmetrize`). Built once, outside the timed runs (as GAPBS builds it while
+/// loading); returns the seconds that took.
+pub fn build_in_edges(input: &mut Input) -> f64 {
+    let start = std::time::Instant::now();
+    if !input.symmetric {
+        input.graph.build_transpose();
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// The in-edges [`build_in_edges`] gave `g`.
+pub fn in_edges(g: &Graph, symmetric: bool) -> crate::in_edges::InEdges<'_> {
+    use crate::in_edges::InEdges;
+    match symmetric {
+        true => InEdges::symmetric(g),
+        false => InEdges::transpose(g).expect("build_in_edges built the transpose"),
+    }
+}

@@ -1,0 +1,95 @@
+//! One run-spec builder for every front end: a scheduler by name with its parameters, a
+//! thread count and the probes become the scheduler and executor configurations of a run, or
+//! a typed error the front end words in its own terms (`--threads` or `threads=`).
+
+use ordo_exec::{default_threads, ExecConfig, Probes, MAX_THREADS};
+use ordo_sched::{ConfigError, SchedulerConfig, Topology};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// What a front end asks of a run.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// A scheduler of [`ordo_sched::catalogue`], or `auto`.
+    pub scheduler: String,
+    /// The scheduler's parameters as `key=value` pairs.
+    pub params: Vec<(String, String)>,
+    /// Chunk size (a shorthand for the `chunk` parameter).
+    pub chunk: Option<usize>,
+    /// Worker threads; `None`: every core, or fewer where the scheduler is limited.
+    pub threads: Option<usize>,
+    pub topology: Topology,
+    pub pin: bool,
+    pub probes: Probes,
+    /// Set from outside (Ctrl-C) to stop the run.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Why a request cannot be run.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    #[error(transparent)]
+    Scheduler(#[from] ConfigError),
+    /// A thread count outside `1..=MAX_THREADS`.
+    #[error("{0} threads: must be in 1..={MAX_THREADS}")]
+    Threads(usize),
+}
+
+impl RunRequest {
+    /// `auto` on every core, pinned, without probes.
+    pub fn new(topology: Topology) -> RunRequest {
+        RunRequest {
+            scheduler: "auto".into(),
+            params: Vec::new(),
+            chunk: None,
+            threads: None,
+            topology,
+            pin: true,
+            probes: Probes::default(),
+            cancel: None,
+        }
+    }
+
+    /// Whether the request names a scheduler: one other than `auto`, a parameter, or a chunk
+    /// size.
+    pub fn names_a_scheduler(&self) -> bool {
+        self.scheduler != "auto" || !self.params.is_empty() || self.chunk.is_some()
+    }
+
+    /// The scheduler, with the application's bucket width `delta_hint` where it takes one
+    /// and the request did not set it.
+    pub fn scheduler(&self, delta_hint: Option<u32>) -> Result<SchedulerConfig, ConfigError> {
+        let mut cfg = SchedulerConfig::parse(&self.scheduler, &self.params)?;
+        if let Some(c) = self.chunk {
+            cfg.set("chunk", &c.to_string())?;
+        }
+        if let Some(d) = delta_hint {
+            cfg.hint_delta(d, &self.params)?;
+        }
+        Ok(cfg)
+    }
+
+    /// The executor for at most `max_workers` default threads.
+    pub fn exec(&self, max_workers: Option<usize>) -> Result<ExecConfig, SpecError> {
+        let threads = self.threads.unwrap_or_else(|| default_threads(max_workers));
+        if threads == 0 || threads > MAX_THREADS {
+            return Err(SpecError::Threads(threads));
+        }
+        Ok(ExecConfig {
+            pin: self.pin,
+            cancel: self.cancel.clone(),
+            probes: self.probes.clone(),
+            ..ExecConfig::with_topology(threads, self.topology.clone())
+        })
+    }
+
+    /// The scheduler and the executor for a run on it.
+    pub fn scheduled(
+        &self,
+        delta_hint: Option<u32>,
+    ) -> Result<(SchedulerConfig, ExecConfig), SpecError> {
+        let sched = self.scheduler(delta_hint)?;
+        let exec = self.exec(sched.max_workers())?;
+        Ok((sched, exec))
+    }
+}

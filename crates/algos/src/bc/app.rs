@@ -1,0 +1,256 @@
+//! `bc` in the application registry.
+
+use crate::app::{App, AppError, AppSpec, Input, Param, PerNode, RunContext, Values};
+use crate::bc::{self, BcConfig, BcOutput, Layout, Queues};
+use crate::variants::{Variant, Variants};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+/// One method: level-synchronous Brandes with its own queues, not a priority scheduler.
+pub const VARIANTS: Variants = Variants {
+    app: "bc",
+    list: &[Variant {
+        name: "brandes",
+        about: "level-synchronous Brandes with seed 001's layout and NUMA-aware queues",
+        scheduled: false,
+    }],
+};
+
+pub struct Bc;
+
+pub struct Prepared {
+    graph: Graph,
+    /// Node indices, in order (the first lays out ADL).
+    sources: Vec<u32>,
+    seed: u64,
+    config: BcConfig,
+}
+
+/// The sources `--source` or `--sources` name.
+fn sources_of(g: &Graph, values: &Values) -> Result<Vec<u32>, AppError> {
+    let n = g.num_nodes();
+    if n == 0 {
+        return Err(AppError::Input("the graph has no nodes".into()));
+    }
+    if let Some(id) = values.int("source") {
+        return Ok(vec![g.node_from_file_id(id)?]);
+    }
+    let spec = values.text("sources").unwrap_or("50").trim();
+    if spec == "all" {
+        return Ok((0..n as u32).collect());
+    }
+    let usage = |m: String| AppError::Usage(m);
+    if !spec.contains(',') {
+        let k: usize = spec.parse().map_err(|_| {
+            usage(format!(
+                "--sources {spec}: expected a count, `all`, or a list such as 1,2,3"
+            ))
+        })?;
+        if k == 0 {
+            return Err(usage("--sources 0: need at least one source".into()));
+        }
+        return Ok(bc::sample_sources(n, k, values.int("seed").unwrap_or(1)));
+    }
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let id: u64 = part
+            .parse()
+            .map_err(|_| usage(format!("--sources: '{part}' is not a node id")))?;
+        out.push(g.node_from_file_id(id)?);
+    }
+    if out.is_empty() {
+        return Err(usage("--sources: the list names no node".into()));
+    }
+    Ok(out)
+}
+
+impl App for Bc {
+    type Prepared = Prepared;
+    type Output = BcOutput;
+    type Expected = Vec<f64>;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "bc",
+        about: "Betweenness centrality on sampled sources, with ADL and NUMA-aware queues \
+                (verified against serial Brandes)",
+        after_help: Some(
+            "bc distributes each BFS level with its own queues (--queues, --task): \
+             --scheduler, --param and --chunk do not apply. --out writes `id score` per node.",
+        ),
+        params: &[
+            Param::node(
+                "source",
+                "One source node, as the file numbers nodes (GAPBS's -r)",
+            )
+            .conflicts_with("sources"),
+            Param::text(
+                "sources",
+                "Sources: a count K to sample uniformly (with --seed), `all`, or a \
+                 comma-separated list of node ids as the file numbers them (one node: \
+                 --source N)",
+            )
+            .default("50"),
+            Param::int("seed", 0, u64::MAX, "Seed of the source sample").default("1"),
+            Param::choice(
+                "layout",
+                &["auto", "adl", "input"],
+                "Graph layout: adl relabels the graph after one BFS (seed 001 §III-A; the \
+                 relabelling is reported as adl_s, outside the run's time), input keeps it; \
+                 auto picks adl from 4 sources on, where the relabelling pays for itself",
+            )
+            .default("auto"),
+            Param::choice(
+                "queues",
+                &["nwq", "dynamic"],
+                "Work queues: nwq (per-thread, stolen in NUMA order, seed 001 §III-B) or \
+                 dynamic (one shared cursor, the OpenMP dynamic baseline)",
+            )
+            .default("nwq"),
+            Param::int("task", 1, 1_000_000, "Vertices per task").default("16"),
+            Param::flag(
+                "working-set",
+                "Count the distinct vertices each thread touches per source (costs time)",
+            ),
+        ],
+        variants: &VARIANTS,
+        headline: &["sources", "max", "argmax", "adl_bfs_equivalents"],
+        no_per_node: None,
+        no_scheduler: Some(
+            "bc distributes each BFS level with its own queues (--queues nwq|dynamic, --task); \
+             --scheduler, --param, --chunk and the scheduler probes do not apply",
+        ),
+        simulated: false,
+    };
+
+    fn prepare(
+        input: Input,
+        values: &Values,
+        _method: &Variant,
+        notes: &mut Vec<String>,
+    ) -> Result<Prepared, AppError> {
+        let g = input.graph;
+        let sources = sources_of(&g, values)?;
+        if g.is_weighted() {
+            notes
+                .push("betweenness counts shortest paths in hops: edge weights are ignored".into());
+        }
+        let config = BcConfig {
+            queues: values
+                .text("queues")
+                .unwrap_or("nwq")
+                .parse::<Queues>()
+                .map_err(AppError::Usage)?,
+            layout: Layout::choose(values.text("layout").unwrap_or("auto"), sources.len())
+                .map_err(AppError::Usage)?,
+            task: values.int("task").unwrap_or(bc::DEFAULT_TASK as u64) as usize,
+            working_set: values.flag("working-set"),
+        };
+        Ok(Prepared {
+            graph: g,
+            sources,
+            seed: values.int("seed").unwrap_or(1),
+            config,
+        })
+    }
+
+    fn graph(p: &Prepared) -> &Graph {
+        &p.graph
+    }
+
+    fn run(
+        p: &Prepared,
+        _method: &Variant,
+        _sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<BcOutput, AppError> {
+        Ok(bc::run(&p.graph, &p.sources, &p.config, exec)?)
+    }
+
+    fn report(out: &BcOutput) -> &RunReport {
+        &out.report
+    }
+
+    fn oracle(p: &Prepared) -> Vec<f64> {
+        bc::serial_brandes(&p.graph, &p.sources)
+    }
+
+    fn verify(p: &Prepared, expected: &Vec<f64>, out: &BcOutput) -> Result<(), VerifyError> {
+        bc::compare_scores(&out.scores, expected, |v| p.graph.file_id(v))
+    }
+
+    fn per_node<'a>(_p: &'a Prepared, out: &'a BcOutput) -> Option<PerNode<'a>> {
+        Some(Box::new(|v| format!("{:.9e}", out.scores[v as usize])))
+    }
+
+    fn summary(
+        p: &Prepared,
+        runs: &[BcOutput],
+        _expected: Option<&Vec<f64>>,
+        ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let (g, out, config) = (&p.graph, &runs[0], &p.config);
+        let (argmax, max) =
+            out.scores
+                .iter()
+                .enumerate()
+                .fold((0, f64::NEG_INFINITY), |best, (v, &s)| {
+                    if s > best.1 {
+                        (v, s)
+                    } else {
+                        best
+                    }
+                });
+        let total = &out.report.total;
+        let ws = out.working_set.as_ref().map(|w| {
+            json!({
+                "mean": w.mean,
+                "ideal": w.ideal,
+                "over_ideal": w.mean / w.ideal.max(1e-12),
+                "per_thread": w.per_thread,
+            })
+        });
+        let (layout, queues) = (config.layout.name(), config.queues.name());
+        json!({
+            // bc's own work distribution in place of a scheduler.
+            "scheduler": format!("bc-{queues}"),
+            "scheduler_label": format!("{layout}+{queues}(task {})", config.task),
+            "params": { "layout": layout, "queues": queues, "task": config.task },
+            "sources": p.sources.len(),
+            "source_ids": p.sources.iter().take(100).map(|&s| g.file_id(s)).collect::<Vec<_>>(),
+            "seed": p.seed,
+            "layout": layout,
+            "queues": queues,
+            "task": config.task,
+            "sum": out.scores.iter().sum::<f64>(),
+            "max": max,
+            "argmax": g.file_id(argmax as u32),
+            "per_source_ms": ctx.median_s * 1e3 / p.sources.len() as f64,
+            "reached": out.reached,
+            "edges_scanned": total.app[bc::EDGES],
+            "levels": total.app[bc::LEVELS],
+            "chunks": total.pops,
+            "foreign_chunks": total.app[bc::FOREIGN_CHUNKS],
+            "adl_s": out.adl.map(|c| c.seconds),
+            "adl_bfs_equivalents": out.adl.map(|c| c.bfs_equivalents),
+            "working_set": ws,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::App;
+
+    #[test]
+    fn the_declared_task_default_is_the_library_default() {
+        let task = super::Bc::SPEC
+            .params
+            .iter()
+            .find(|p| p.name == "task")
+            .unwrap();
+        assert_eq!(task.default.unwrap(), crate::bc::DEFAULT_TASK.to_string());
+    }
+}

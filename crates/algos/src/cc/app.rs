@@ -1,0 +1,122 @@
+//! `cc` in the application registry.
+
+use crate::app::{
+    by_name, same, widen, App, AppError, AppSpec, Input, PerNode, RunContext, Undirected, Values,
+};
+use crate::cc::{self, CcOutput, CcTask};
+use crate::variants::{Variant, Variants, PRIORITY};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+by_name!(
+    /// [`cc::run`] on an undirected graph, on a scheduler chosen by name.
+    <CcTask> -> CcOutput { g: &'a Graph }
+    |me, s, cfg| cc::run(me.g, s, cfg));
+
+pub const VARIANTS: Variants = Variants {
+    app: "cc",
+    list: &[
+        Variant {
+            name: "afforest",
+            about: "Afforest (Sutton et al., IPDPS 2018): sampled linking, union-find, on the frontier executor",
+            scheduled: false,
+        },
+        PRIORITY,
+    ],
+};
+
+pub struct Cc;
+
+impl App for Cc {
+    type Prepared = Undirected;
+    type Output = CcOutput;
+    type Expected = Vec<u32>;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "cc",
+        about: "Connected components of the undirected view, by Afforest by default (verified \
+                against union-find)",
+        after_help: None,
+        params: &[],
+        variants: &VARIANTS,
+        headline: &["algo", "components", "largest"],
+        no_per_node: None,
+        no_scheduler: None,
+        simulated: true,
+    };
+
+    fn prepare(
+        input: Input,
+        _values: &Values,
+        _method: &Variant,
+        _notes: &mut Vec<String>,
+    ) -> Result<Undirected, AppError> {
+        Undirected::of(input)
+    }
+
+    fn graph(p: &Undirected) -> &Graph {
+        &p.graph
+    }
+
+    fn delta_hint(p: &Undirected) -> Option<u32> {
+        Some(cc::default_delta(&p.graph))
+    }
+
+    fn run(
+        p: &Undirected,
+        _method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<CcOutput, AppError> {
+        match sched {
+            Some(s) => Ok(by_name(s, exec, &p.graph)?),
+            None => Ok(cc::afforest::run(&p.graph, exec)?),
+        }
+    }
+
+    fn report(out: &CcOutput) -> &RunReport {
+        &out.report
+    }
+
+    fn oracle(p: &Undirected) -> Vec<u32> {
+        cc::serial_cc(&p.graph)
+    }
+
+    fn oracle_labels(_p: &Undirected, expected: &Vec<u32>) -> Option<Vec<u64>> {
+        Some(widen(expected))
+    }
+
+    fn verify(p: &Undirected, expected: &Vec<u32>, out: &CcOutput) -> Result<(), VerifyError> {
+        same(&p.graph, &out.label, expected)
+    }
+
+    /// Each node's component as the file's id of its smallest node.
+    fn per_node<'a>(p: &'a Undirected, out: &'a CcOutput) -> Option<PerNode<'a>> {
+        Some(Box::new(|v| {
+            p.graph.file_id(out.label[v as usize]).to_string()
+        }))
+    }
+
+    fn summary(
+        p: &Undirected,
+        runs: &[CcOutput],
+        _expected: Option<&Vec<u32>>,
+        ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let out = &runs[0];
+        let scheduled = ctx.method.scheduled;
+        json!({
+            "algo": ctx.method.name,
+            "undirected_edges": p.graph.num_edges() / 2,
+            "prep_s": p.prep_s,
+            "components": cc::count(&out.label),
+            "largest": cc::largest(&out.label),
+            "stale_tasks": out.stats.stale_tasks,
+            "relabels": scheduled.then_some(out.stats.relabels),
+            "links": (!scheduled).then_some(out.stats.relabels),
+        })
+    }
+}

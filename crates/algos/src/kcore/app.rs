@@ -1,0 +1,126 @@
+//! `kcore` in the application registry.
+
+use crate::app::{
+    by_name, or_inf, same, widen, App, AppError, AppSpec, Input, PerNode, RunContext, Undirected,
+    Values,
+};
+use crate::kcore::{self, KcoreOutput, KcoreTask};
+use crate::variants::{Variant, Variants};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+by_name!(
+    /// [`kcore::run`] on an undirected graph, on a scheduler chosen by name.
+    <KcoreTask> -> KcoreOutput { g: &'a Graph }
+    |me, s, cfg| kcore::run(me.g, s, cfg));
+
+pub const VARIANTS: Variants = Variants {
+    app: "kcore",
+    list: &[
+        Variant {
+            name: "peel",
+            about: "bucketed peeling by levels (Julienne, SPAA 2017; PKC) on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about:
+                "asynchronous h-index updates by priority (lowest estimate first), on --scheduler",
+            scheduled: true,
+        },
+    ],
+};
+
+pub struct Kcore;
+
+impl App for Kcore {
+    type Prepared = Undirected;
+    type Output = KcoreOutput;
+    type Expected = Vec<u32>;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "kcore",
+        about: "Core numbers, by parallel bucketed peeling by default (verified against bucket \
+                peeling)",
+        after_help: None,
+        params: &[],
+        variants: &VARIANTS,
+        headline: &["algo", "max_core", "in_max_core"],
+        no_per_node: None,
+        no_scheduler: None,
+        simulated: true,
+    };
+
+    fn prepare(
+        input: Input,
+        _values: &Values,
+        _method: &Variant,
+        _notes: &mut Vec<String>,
+    ) -> Result<Undirected, AppError> {
+        Undirected::of(input)
+    }
+
+    fn graph(p: &Undirected) -> &Graph {
+        &p.graph
+    }
+
+    fn delta_hint(p: &Undirected) -> Option<u32> {
+        Some(kcore::default_delta(&p.graph))
+    }
+
+    fn run(
+        p: &Undirected,
+        _method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<KcoreOutput, AppError> {
+        match sched {
+            Some(s) => Ok(by_name(s, exec, &p.graph)?),
+            None => Ok(kcore::peel::run(&p.graph, exec)?),
+        }
+    }
+
+    fn report(out: &KcoreOutput) -> &RunReport {
+        &out.report
+    }
+
+    fn oracle(p: &Undirected) -> Vec<u32> {
+        kcore::serial_kcore(&p.graph)
+    }
+
+    fn oracle_labels(_p: &Undirected, expected: &Vec<u32>) -> Option<Vec<u64>> {
+        Some(widen(expected))
+    }
+
+    fn verify(p: &Undirected, expected: &Vec<u32>, out: &KcoreOutput) -> Result<(), VerifyError> {
+        same(&p.graph, &out.core, expected)
+    }
+
+    fn per_node<'a>(_p: &'a Undirected, out: &'a KcoreOutput) -> Option<PerNode<'a>> {
+        Some(Box::new(|v| or_inf(out.core[v as usize], u32::MAX)))
+    }
+
+    fn summary(
+        p: &Undirected,
+        runs: &[KcoreOutput],
+        _expected: Option<&Vec<u32>>,
+        ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let out = &runs[0];
+        let max_core = out.core.iter().copied().max().unwrap_or(0);
+        let scheduled = ctx.method.scheduled;
+        json!({
+            "algo": ctx.method.name,
+            "undirected_edges": p.graph.num_edges() / 2,
+            "prep_s": p.prep_s,
+            "max_core": max_core,
+            "in_max_core": out.core.iter().filter(|&&c| c == max_core).count(),
+            "lowered": scheduled.then_some(out.stats.lowered),
+            "unchanged": scheduled.then_some(out.stats.unchanged),
+            "decrements": (!scheduled).then_some(out.stats.lowered),
+        })
+    }
+}

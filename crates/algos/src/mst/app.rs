@@ -1,0 +1,132 @@
+//! `mst` in the application registry.
+
+use crate::app::{
+    by_name, ensure_weights, App, AppError, AppSpec, Input, RunContext, Undirected, Values,
+};
+use crate::mst::{self, Edge, MstOutput, MstTask};
+use crate::variants::{Variant, Variants};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+by_name!(
+    /// [`mst::run`] on an undirected weighted graph, on a scheduler chosen by name.
+    <MstTask> -> MstOutput { g: &'a Graph }
+    |me, s, cfg| mst::run(me.g, s, cfg));
+
+pub const VARIANTS: Variants = Variants {
+    app: "mst",
+    list: &[
+        Variant {
+            name: "boruvka",
+            about: "parallel Boruvka rounds with edge filtering and union-find hooking, on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about: "Boruvka with merging by priority (seed 000: smallest component first), on --scheduler",
+            scheduled: true,
+        },
+    ],
+};
+
+pub struct Mst;
+
+impl App for Mst {
+    type Prepared = Undirected;
+    type Output = MstOutput;
+    type Expected = Vec<Edge>;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "mst",
+        about: "Minimum spanning forest, by parallel Boruvka by default (verified against \
+                Kruskal)",
+        after_help: None,
+        params: &[],
+        variants: &VARIANTS,
+        headline: &["algo", "weight", "edges", "components"],
+        no_per_node: Some(
+            "mst's answer is a set of edges (their count and weight are in the output): it has \
+             no per-node output for --out",
+        ),
+        no_scheduler: None,
+        simulated: true,
+    };
+
+    fn prepare(
+        mut input: Input,
+        _values: &Values,
+        _method: &Variant,
+        notes: &mut Vec<String>,
+    ) -> Result<Undirected, AppError> {
+        // Weights go on the directed input first, so that both arcs of an edge agree once the
+        // undirected view keeps the lighter of the two.
+        ensure_weights(&mut input, notes);
+        Undirected::of(input)
+    }
+
+    fn graph(p: &Undirected) -> &Graph {
+        &p.graph
+    }
+
+    /// Priority = component degree, one bucket each.
+    fn delta_hint(_p: &Undirected) -> Option<u32> {
+        Some(0)
+    }
+
+    fn run(
+        p: &Undirected,
+        _method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<MstOutput, AppError> {
+        match sched {
+            Some(s) => Ok(by_name(s, exec, &p.graph)?),
+            None => Ok(mst::boruvka::run(&p.graph, exec)?),
+        }
+    }
+
+    fn report(out: &MstOutput) -> &RunReport {
+        &out.report
+    }
+
+    fn oracle(p: &Undirected) -> Vec<Edge> {
+        mst::kruskal(&p.graph)
+    }
+
+    fn verify(_p: &Undirected, expected: &Vec<Edge>, out: &MstOutput) -> Result<(), VerifyError> {
+        if &out.edges == expected {
+            return Ok(());
+        }
+        Err(VerifyError::Answer(format!(
+            "forest of {} edges and weight {}, Kruskal's has {} edges and weight {}",
+            out.edges.len(),
+            out.weight,
+            expected.len(),
+            expected.iter().map(|e| e.weight as u64).sum::<u64>()
+        )))
+    }
+
+    fn summary(
+        p: &Undirected,
+        runs: &[MstOutput],
+        _expected: Option<&Vec<Edge>>,
+        ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let out = &runs[0];
+        json!({
+            "algo": ctx.method.name,
+            "undirected_edges": p.graph.num_edges() / 2,
+            "prep_s": p.prep_s,
+            "weights": p.weights.map(|w| w.to_string()),
+            "weight": out.weight,
+            "edges": out.edges.len(),
+            "components": p.graph.num_nodes() - out.edges.len(),
+            "merges": out.merges,
+            "stale_tasks": out.stale_tasks,
+            "edges_scanned": out.edges_scanned,
+        })
+    }
+}

@@ -1,0 +1,212 @@
+//! `pagerank` in the application registry.
+
+use crate::app::{
+    build_in_edges, by_name, in_edges, App, AppError, AppSpec, Input, Param, PerNode, RunContext,
+    Values,
+};
+use crate::pagerank::pull::{self, Sweep};
+use crate::pagerank::{self, PrOutput, PrTask, PriorityKind, Scores};
+use crate::variants::{Variant, Variants};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+by_name!(
+    /// [`pagerank::run`] to `tolerance` with residual priorities of `kind`, on a scheduler
+    /// chosen by name.
+    <PrTask> -> PrOutput { g: &'a Graph, tolerance: f64, kind: PriorityKind }
+    |me, s, cfg| pagerank::run(me.g, me.tolerance, me.kind, s, cfg));
+
+pub const VARIANTS: Variants = Variants {
+    app: "pagerank",
+    list: &[
+        Variant {
+            name: "pull",
+            about: "Gauss-Seidel pull sweeps over in-edges until a sweep's L1 change < n x tolerance, on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "pull-jacobi",
+            about: "as pull, with Jacobi iterations (every score from the previous iteration's)",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about: "residual pushing by priority (seed 000's PR and PR-D, --priority), on --scheduler",
+            scheduled: true,
+        },
+    ],
+};
+
+pub struct Pagerank;
+
+pub struct Prepared {
+    graph: Graph,
+    symmetric: bool,
+    tolerance: f64,
+    /// `--priority` as given (the scheduled method's residual priorities).
+    priority: Option<String>,
+    sweep: Sweep,
+    /// Seconds building the in-edges took (the pull methods).
+    prep_s: Option<f64>,
+}
+
+impl Prepared {
+    fn kind(&self) -> PriorityKind {
+        match self.priority.as_deref() {
+            Some("prd") => PriorityKind::PrD,
+            _ => PriorityKind::Pr,
+        }
+    }
+}
+
+impl App for Pagerank {
+    type Prepared = Prepared;
+    type Output = Scores;
+    type Expected = Vec<f64>;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "pagerank",
+        about: "PageRank (networkx's definition), pull iteration by default (verified against \
+                power iteration)",
+        after_help: None,
+        params: &[
+            Param::choice(
+                "priority",
+                &["pr", "prd"],
+                "Residual to integer priority for --algo priority: pr (whole part) or prd \
+                 (three decimals), seed 000's PR and PR-D [default: pr]",
+            )
+            .asks_scheduler(),
+            Param::float(
+                "tolerance",
+                "Convergence as networkx's tol, scores summing to 1: pull stops when an \
+                 iteration changes them by less than nodes x tolerance in L1; priority stops \
+                 when no node's residual reaches about tolerance. Either way the JSON's \
+                 error_bound bounds the L1 distance to the exact scores, and verification \
+                 checks it",
+            )
+            .default("1e-6"),
+        ],
+        variants: &VARIANTS,
+        headline: &["algo", "top", "error_bound", "l1_vs_oracle"],
+        no_per_node: None,
+        no_scheduler: None,
+        simulated: true,
+    };
+
+    fn prepare(
+        mut input: Input,
+        values: &Values,
+        method: &Variant,
+        notes: &mut Vec<String>,
+    ) -> Result<Prepared, AppError> {
+        let tolerance = values.float("tolerance").unwrap_or(1e-6);
+        if !(tolerance > 0.0 && tolerance < 1.0) {
+            return Err(AppError::Usage(format!(
+                "--tolerance {tolerance}: must be in (0, 1)"
+            )));
+        }
+        if input.graph.num_nodes() == 0 {
+            return Err(AppError::Input("the graph has no nodes".into()));
+        }
+        if input.graph.is_weighted() {
+            notes.push("PageRank ignores edge weights: every arc counts once".into());
+        }
+        // Pulling reads in-edges.
+        let prep_s = (!method.scheduled).then(|| build_in_edges(&mut input));
+        Ok(Prepared {
+            graph: input.graph,
+            symmetric: input.symmetric,
+            tolerance,
+            priority: values.text("priority").map(String::from),
+            sweep: Sweep::of_method(method.name),
+            prep_s,
+        })
+    }
+
+    fn graph(p: &Prepared) -> &Graph {
+        &p.graph
+    }
+
+    fn run(
+        p: &Prepared,
+        _method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<Scores, AppError> {
+        let g = &p.graph;
+        match sched {
+            Some(s) => Ok(Scores::Pushed(by_name(s, exec, g, p.tolerance, p.kind())?)),
+            None => {
+                let incoming = in_edges(g, p.symmetric);
+                let out = pull::run(g, incoming, p.tolerance, p.sweep, exec)?;
+                Ok(Scores::Pulled(out))
+            }
+        }
+    }
+
+    fn report(out: &Scores) -> &RunReport {
+        out.report()
+    }
+
+    fn oracle(p: &Prepared) -> Vec<f64> {
+        pagerank::power_iteration(&p.graph).0
+    }
+
+    fn verify(_p: &Prepared, exact: &Vec<f64>, out: &Scores) -> Result<(), VerifyError> {
+        pagerank::check_scores(exact, out.score(), out.error_bound()).map(|_| ())
+    }
+
+    fn per_node<'a>(_p: &'a Prepared, out: &'a Scores) -> Option<PerNode<'a>> {
+        Some(Box::new(|v| format!("{:.9e}", out.score()[v as usize])))
+    }
+
+    fn summary(
+        p: &Prepared,
+        runs: &[Scores],
+        exact: Option<&Vec<f64>>,
+        ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let g = &p.graph;
+        let out = &runs[0];
+        // The largest distance of any run (each was checked against its own bound).
+        let l1 = exact.map(|exact| {
+            runs.iter()
+                .map(|o| {
+                    o.score()
+                        .iter()
+                        .zip(exact)
+                        .map(|(a, b)| (a - b).abs())
+                        .sum::<f64>()
+                })
+                .fold(0.0, f64::max)
+        });
+        let ids = |v: &[u32]| v.iter().map(|&n| g.file_id(n)).collect::<Vec<_>>();
+        let (pushed, pulled) = match out {
+            Scores::Pushed(o) => (Some(o), None),
+            Scores::Pulled(o) => (None, Some(o)),
+        };
+        let scheduled = ctx.method.scheduled;
+        json!({
+            "algo": ctx.method.name,
+            "stopping_rule": if scheduled { "residual" } else { "l1-change" },
+            "priority": scheduled.then(|| p.priority.as_deref().unwrap_or("pr")),
+            "sweep": pulled.map(|_| format!("{:?}", p.sweep)),
+            "prep_s": p.prep_s,
+            "tolerance": p.tolerance,
+            "damping": pagerank::DAMPING,
+            "top": ids(&pagerank::top(out.score(), 10)),
+            "oracle_top": exact.map(|e| ids(&pagerank::top(e, 10))),
+            "tasks": pushed.map(|o| o.report.total.tasks),
+            "empty_takes": pushed.map(|o| o.empty_takes),
+            "leftover_residual": pushed.map(|o| o.leftover),
+            "iterations": pulled.map(|o| o.iterations),
+            "last_change": pulled.map(|o| o.last_change),
+            "error_bound": out.error_bound(),
+            "l1_vs_oracle": l1,
+        })
+    }
+}

@@ -1,0 +1,164 @@
+//! `pfp` in the application registry.
+
+use crate::app::{
+    node_or_first, App, AppError, AppSpec, Input, Param, PerNode, RunContext, Values,
+};
+use crate::pfp::{self, PfpError, PfpOutput};
+use crate::variants::{Variant, Variants, PRIORITY};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+/// One method: preflow-push, highest label first, on the scheduler.
+pub const VARIANTS: Variants = Variants {
+    app: "pfp",
+    list: &[PRIORITY],
+};
+
+pub struct Pfp;
+
+pub struct Prepared {
+    graph: Graph,
+    source: u32,
+    sink: u32,
+}
+
+impl App for Pfp {
+    type Prepared = Prepared;
+    type Output = PfpOutput;
+    /// The maximum flow's value (Dinic's algorithm).
+    type Expected = u64;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "pfp",
+        about: "Maximum flow by preflow-push, highest label first (verified: flow, minimum cut, \
+                Dinic)",
+        after_help: Some(
+            "Capacities are the edge weights (1 when unweighted). --out writes each node's \
+             side of the minimum cut: `id S` or `id T`.",
+        ),
+        params: &[
+            Param::node(
+                "source",
+                "Source node (the file's numbering) [default: the first node]",
+            ),
+            Param::node(
+                "sink",
+                "Sink node (the file's numbering) [default: the last node]",
+            ),
+        ],
+        variants: &VARIANTS,
+        headline: &["flow", "source_side", "relabels", "global_relabels"],
+        no_per_node: None,
+        no_scheduler: None,
+        simulated: false,
+    };
+
+    fn prepare(
+        input: Input,
+        values: &Values,
+        _method: &Variant,
+        notes: &mut Vec<String>,
+    ) -> Result<Prepared, AppError> {
+        let g = input.graph;
+        let n = g.num_nodes();
+        if n < 2 {
+            return Err(AppError::Input("a flow needs at least two nodes".into()));
+        }
+        let source = node_or_first(&g, values.int("source"))?;
+        let sink = match values.int("sink") {
+            Some(id) => g.node_from_file_id(id)?,
+            None => n as u32 - 1,
+        };
+        if source == sink {
+            return Err(AppError::Input(format!(
+                "the source and the sink are the same node ({})",
+                g.file_id(source)
+            )));
+        }
+        if !g.is_weighted() {
+            notes.push("no edge weights: every arc has capacity 1".into());
+        }
+        Ok(Prepared {
+            graph: g,
+            source,
+            sink,
+        })
+    }
+
+    fn graph(p: &Prepared) -> &Graph {
+        &p.graph
+    }
+
+    fn delta_hint(p: &Prepared) -> Option<u32> {
+        Some(pfp::default_delta(&p.graph))
+    }
+
+    fn run(
+        p: &Prepared,
+        _method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<PfpOutput, AppError> {
+        let sched = sched.expect("pfp's one method is scheduled");
+        pfp::run(&p.graph, p.source, p.sink, sched, exec).map_err(|e| match e {
+            PfpError::Config(c) => c.into(),
+            PfpError::Exec(e) => e.into(),
+            e => AppError::Input(e.to_string()),
+        })
+    }
+
+    fn report(out: &PfpOutput) -> &RunReport {
+        &out.report
+    }
+
+    fn oracle(p: &Prepared) -> u64 {
+        pfp::dinic(&pfp::Network::new(&p.graph), p.source, p.sink)
+    }
+
+    fn verify(p: &Prepared, value: &u64, out: &PfpOutput) -> Result<(), VerifyError> {
+        pfp::verify(&p.graph, p.source, p.sink, out).map_err(VerifyError::Answer)?;
+        if out.flow != *value {
+            return Err(VerifyError::Answer(format!(
+                "flow {}, Dinic's algorithm finds {value}",
+                out.flow
+            )));
+        }
+        Ok(())
+    }
+
+    /// The minimum cut: which side each node is on.
+    fn per_node<'a>(_p: &'a Prepared, out: &'a PfpOutput) -> Option<PerNode<'a>> {
+        Some(Box::new(|v| {
+            if out.source_side[v as usize] {
+                "S"
+            } else {
+                "T"
+            }
+            .to_string()
+        }))
+    }
+
+    fn summary(
+        p: &Prepared,
+        runs: &[PfpOutput],
+        _expected: Option<&u64>,
+        _ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let out = &runs[0];
+        let st = &out.stats;
+        json!({
+            "source": p.graph.file_id(p.source),
+            "sink": p.graph.file_id(p.sink),
+            "flow": out.flow,
+            "source_side": out.source_side.iter().filter(|&&x| x).count(),
+            "pushes": st.pushes,
+            "relabels": st.relabels,
+            "global_relabels": st.global_relabels,
+            "rounds": st.rounds,
+            "phase1_s": st.phase1_s,
+        })
+    }
+}

@@ -1,0 +1,170 @@
+//! `sssp` in the application registry.
+
+use crate::app::{
+    by_name, ensure_weights, node_or_first, or_inf, same, App, AppError, AppSpec, Input, Param,
+    PerNode, RunContext, Values,
+};
+use crate::sssp::{self, SsspOutput, SsspTask};
+use crate::variants::{Variant, Variants};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::{Graph, WeightSpec};
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+by_name!(
+    /// [`sssp::run`] from `src` on a scheduler chosen by name.
+    <SsspTask> -> SsspOutput { g: &'a Graph, src: u32 }
+    |me, s, cfg| sssp::run(me.g, me.src, s, cfg));
+
+pub const VARIANTS: Variants = Variants {
+    app: "sssp",
+    list: &[
+        Variant {
+            name: "delta-stepping",
+            about: "delta-stepping with per-worker bins and bucket fusion (GAPBS; Zhang et al., CGO 2020) on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "priority",
+            about: "prioritized relaxation (seed 000), on --scheduler: Dijkstra-like on an exact queue, delta-stepping-like on obim",
+            scheduled: true,
+        },
+    ],
+};
+
+/// `--source`, as SSSP, BFS and A* take it.
+pub(crate) const SOURCE: Param = Param::node(
+    "source",
+    "Source node, as the file numbers nodes (1-based for DIMACS/METIS/MTX) [default: first node]",
+);
+
+/// `--delta`, as SSSP and A* take it.
+pub(crate) const fn delta_param(help: &'static str) -> Param {
+    Param::int("delta", 0, 63, help).value_name("K")
+}
+
+pub struct Sssp;
+
+pub struct Prepared {
+    graph: Graph,
+    source: u32,
+    delta: u32,
+    weights: Option<WeightSpec>,
+}
+
+impl App for Sssp {
+    type Prepared = Prepared;
+    type Output = SsspOutput;
+    type Expected = Vec<u64>;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "sssp",
+        about: "Single-source shortest paths (verified against serial Dijkstra)",
+        after_help: None,
+        params: &[
+            SOURCE,
+            delta_param(
+                "Bucket width of delta-stepping and of bucketing schedulers (auto, obim): one \
+                 bucket per 2^K distance units [default: from the graph: log2(2 x mean weight / \
+                 mean degree), wider on road networks and meshes (about 4000 tasks per bucket)]",
+            ),
+        ],
+        variants: &VARIANTS,
+        headline: &["algo", "reached", "dist_sum", "max_dist"],
+        no_per_node: None,
+        no_scheduler: None,
+        simulated: true,
+    };
+
+    fn prepare(
+        mut input: Input,
+        values: &Values,
+        _method: &Variant,
+        notes: &mut Vec<String>,
+    ) -> Result<Prepared, AppError> {
+        ensure_weights(&mut input, notes);
+        let source = node_or_first(&input.graph, values.int("source"))?;
+        let delta = match values.int("delta") {
+            Some(d) => d as u32,
+            None => sssp::default_delta(&input.graph),
+        };
+        Ok(Prepared {
+            graph: input.graph,
+            source,
+            delta,
+            weights: input.weights,
+        })
+    }
+
+    fn graph(p: &Prepared) -> &Graph {
+        &p.graph
+    }
+
+    fn delta_hint(p: &Prepared) -> Option<u32> {
+        Some(p.delta)
+    }
+
+    fn run(
+        p: &Prepared,
+        _method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<SsspOutput, AppError> {
+        match sched {
+            Some(s) => Ok(by_name(s, exec, &p.graph, p.source)?),
+            None => Ok(sssp::delta_step::run(&p.graph, p.source, p.delta, exec)?),
+        }
+    }
+
+    fn report(out: &SsspOutput) -> &RunReport {
+        &out.report
+    }
+
+    fn oracle(p: &Prepared) -> Vec<u64> {
+        sssp::dijkstra(&p.graph, p.source)
+    }
+
+    fn oracle_labels(_p: &Prepared, expected: &Vec<u64>) -> Option<Vec<u64>> {
+        Some(expected.clone())
+    }
+
+    fn verify(p: &Prepared, expected: &Vec<u64>, out: &SsspOutput) -> Result<(), VerifyError> {
+        same(&p.graph, &out.dist, expected)
+    }
+
+    fn per_node<'a>(_p: &'a Prepared, out: &'a SsspOutput) -> Option<PerNode<'a>> {
+        Some(Box::new(|v| {
+            or_inf(out.dist[v as usize], sssp::UNREACHABLE)
+        }))
+    }
+
+    fn summary(
+        p: &Prepared,
+        runs: &[SsspOutput],
+        _expected: Option<&Vec<u64>>,
+        ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let out = &runs[0];
+        let (reached, sum, max) = sssp::summarize(&out.dist);
+        let st = &out.stats;
+        json!({
+            "algo": ctx.method.name,
+            "source": p.graph.file_id(p.source),
+            "delta": ctx.sched.map_or(Some(p.delta), |s| s.delta()),
+            "rounds": (!ctx.method.scheduled).then_some(st.rounds),
+            "weights": p.weights.map(|w| w.to_string()),
+            "stale_tasks": st.stale_tasks,
+            "improving_relaxations": st.improving_relaxations,
+            "edges_scanned": st.edges_scanned,
+            "work": st.good_relaxations.map(|good| json!({
+                "good": good,
+                "bad": st.improving_relaxations - good,
+                "empty": st.edges_scanned - st.improving_relaxations,
+            })),
+            "reached": reached,
+            "dist_sum": sum as u64,
+            "max_dist": max,
+        })
+    }
+}

@@ -1,0 +1,98 @@
+//! `tc` in the application registry.
+
+use crate::app::{by_name, App, AppError, AppSpec, Input, RunContext, Undirected, Values};
+use crate::tc::{self, TcOutput, TcTask};
+use crate::variants::{Variant, Variants, PRIORITY};
+use crate::VerifyError;
+use ordo_exec::{ExecConfig, RunReport};
+use ordo_graph::Graph;
+use ordo_sched::SchedulerConfig;
+use serde_json::json;
+
+by_name!(
+    /// [`tc::run`] on an undirected simple graph, on a scheduler chosen by name.
+    <TcTask> -> TcOutput { g: &'a Graph }
+    |me, s, cfg| tc::run(me.g, s, cfg));
+
+/// One method: counting has no order dependence, so the scheduler only orders the work
+/// (heaviest nodes first).
+pub const VARIANTS: Variants = Variants {
+    app: "tc",
+    list: &[PRIORITY],
+};
+
+pub struct Tc;
+
+impl App for Tc {
+    type Prepared = Undirected;
+    type Output = TcOutput;
+    type Expected = u64;
+
+    const SPEC: AppSpec = AppSpec {
+        name: "tc",
+        about: "Triangle count of the undirected view (verified against a serial count)",
+        after_help: None,
+        params: &[],
+        variants: &VARIANTS,
+        headline: &["triangles"],
+        no_per_node: Some("tc counts triangles in total and has no per-node output for --out"),
+        no_scheduler: None,
+        simulated: true,
+    };
+
+    fn prepare(
+        input: Input,
+        _values: &Values,
+        _method: &Variant,
+        _notes: &mut Vec<String>,
+    ) -> Result<Undirected, AppError> {
+        Undirected::of(input)
+    }
+
+    fn graph(p: &Undirected) -> &Graph {
+        &p.graph
+    }
+
+    fn run(
+        p: &Undirected,
+        _method: &Variant,
+        sched: Option<&SchedulerConfig>,
+        exec: &ExecConfig,
+    ) -> Result<TcOutput, AppError> {
+        let sched = sched.expect("tc's one method is scheduled");
+        Ok(by_name(sched, exec, &p.graph)?)
+    }
+
+    fn report(out: &TcOutput) -> &RunReport {
+        &out.report
+    }
+
+    fn oracle(p: &Undirected) -> u64 {
+        tc::serial_tc(&p.graph)
+    }
+
+    fn verify(_p: &Undirected, expected: &u64, out: &TcOutput) -> Result<(), VerifyError> {
+        if out.triangles == *expected {
+            return Ok(());
+        }
+        Err(VerifyError::Answer(format!(
+            "{} triangles, the serial oracle counts {expected}",
+            out.triangles
+        )))
+    }
+
+    fn summary(
+        p: &Undirected,
+        runs: &[TcOutput],
+        _expected: Option<&u64>,
+        _ctx: &RunContext<'_>,
+    ) -> serde_json::Value {
+        let out = &runs[0];
+        json!({
+            "undirected_edges": p.graph.num_edges() / 2,
+            "prep_s": p.prep_s,
+            "triangles": out.triangles,
+            "intersections": out.intersections,
+        })
+    }
+}

@@ -1,0 +1,108 @@
+//! Running an application of the registry from its subcommand: the protocol of
+//! [`ordo_algos::app`] (prepare, run `--repeat` times, verify against the timed oracle,
+//! report), with the CLI's loading, notes, Ctrl-C handling, `--out` and output.
+
+use crate::app_args::AppArgs;
+use crate::error::{note, CliError, CliResult};
+use crate::load::load_noted;
+use crate::output::{finish_runs, sched_json, Header, Verification};
+use crate::run::{app_error, run_request, spec_error, write_values, Runs};
+use clap::ArgMatches;
+use ordo_algos::app::{App, AppVisitor, Input, RunContext};
+use serde_json::json;
+use std::time::Instant;
+
+/// Runs the application `name` with its subcommand's `matches`; `None` when no application
+/// has that name.
+pub fn run_by_name(name: &str, matches: &ArgMatches) -> Option<CliResult> {
+    ordo_algos::visit(name, RunFromMatches(matches))
+}
+
+struct RunFromMatches<'m>(&'m ArgMatches);
+
+impl AppVisitor for RunFromMatches<'_> {
+    type Output = CliResult;
+    fn visit<A: App>(self) -> CliResult {
+        run_app::<A>(&AppArgs::from_matches(&A::SPEC, self.0)?)
+    }
+}
+
+fn run_app<A: App>(a: &AppArgs) -> CliResult {
+    let spec = &A::SPEC;
+    if let (Some(_), Some(why)) = (&a.run.out, spec.no_per_node) {
+        return Err(CliError::usage(why));
+    }
+    let request = a.scheduler_request(spec);
+    let method = spec
+        .method(&a.algo, request.as_deref())
+        .map_err(app_error)?;
+    let li = load_noted(&a.input)?;
+    let header = Header::new(spec.name, &li, &a.run);
+    let input = Input {
+        graph: li.graph,
+        weights: li.weights,
+        symmetric: a.input.flags.symmetrize,
+    };
+    let mut notes = Vec::new();
+    let prepared = A::prepare(input, &a.values, method, &mut notes);
+    for n in &notes {
+        note(n);
+    }
+    let p = prepared.map_err(app_error)?;
+
+    let req = run_request(&a.run)?;
+    let (sched, exec) = if method.scheduled {
+        let (sched, mut exec) = req.scheduled(A::delta_hint(&p)).map_err(spec_error)?;
+        if a.run.breakdown {
+            // Untimed: the probes tell good work from useless work by the final labels.
+            exec.probes.oracle = A::oracle_labels(&p, &A::oracle(&p)).map(Into::into);
+        }
+        (Some(sched), exec)
+    } else {
+        (None, req.exec(None).map_err(spec_error)?)
+    };
+    let runs = Runs::collect(a.run.repeat, A::report, || {
+        A::run(&p, method, sched.as_ref(), &exec).map_err(app_error)
+    })?;
+
+    let (verified, expected) = if a.run.no_verify {
+        (Verification::skipped(), None)
+    } else {
+        let start = Instant::now();
+        let expected = A::oracle(&p);
+        let oracle_s = start.elapsed().as_secs_f64();
+        for out in &runs.results {
+            A::verify(&p, &expected, out).map_err(CliError::input)?;
+        }
+        (Verification::passed(oracle_s), Some(expected))
+    };
+    let first = &runs.results[0];
+    if let (Some(path), Some(column)) = (&a.run.out, A::per_node(&p, first)) {
+        write_values(A::graph(&p), path, column)?;
+    }
+    let ctx = RunContext {
+        method,
+        sched: sched.as_ref(),
+        median_s: runs.median_time().as_secs_f64(),
+    };
+    let fields = A::summary(&p, &runs.results, expected.as_ref(), &ctx);
+    let sched_fields = match &sched {
+        Some(s) => sched_json(s),
+        None => json!({
+            "scheduler": "none",
+            "scheduler_label": format!("{} (frontier executor)", method.name),
+            "params": {},
+        }),
+    };
+    finish_runs(
+        &header,
+        &a.run,
+        sched_fields,
+        exec.threads,
+        &runs,
+        &verified,
+        fields,
+        spec.headline,
+    );
+    Ok(())
+}
