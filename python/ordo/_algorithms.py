@@ -48,6 +48,21 @@ def _threads(threads: Optional[int]) -> Optional[int]:
     return None if threads is None else operator.index(threads)
 
 
+def _run(
+    app: str,
+    G: Graph,
+    values: Dict[str, Any],
+    algo: str = "auto",
+    scheduler: str = "auto",
+    threads: Optional[int] = None,
+    params: Optional[Dict[str, Any]] = None,
+    report: bool = False,
+) -> Any:
+    # Every application runs through one native entry point over ordo's registry; `values`
+    # holds its own parameters by their registry names (None: not given).
+    return _ordo.run(app, _native(G), values, algo, scheduler, _threads(threads), params, report)
+
+
 def _delta(delta: Optional[int]) -> Optional[int]:
     if delta is None:
         return None
@@ -85,10 +100,8 @@ def sssp(
     >>> rep["scheduler"], rep["algo"], rep["threads"]
     ('obim(delta=1)', 'priority', 2)
     """
-    return _ordo.sssp(
-        _native(G), _node("source", source), algo, scheduler, _threads(threads), _delta(delta),
-        params, report,
-    )
+    values = {"source": _node("source", source), "delta": _delta(delta)}
+    return _run("sssp", G, values, algo, scheduler, threads, params, report)
 
 
 def bfs(
@@ -111,9 +124,8 @@ def bfs(
     >>> ordo.bfs(G, 0)
     array([ 0.,  1.,  2.,  3., inf])
     """
-    return _ordo.bfs(
-        _native(G), _node("source", source), algo, scheduler, _threads(threads), params, report
-    )
+    return _run("bfs", G, {"source": _node("source", source)}, algo, scheduler, threads, params,
+                report)
 
 
 def astar(
@@ -144,10 +156,13 @@ def astar(
     >>> ordo.astar(G, 0, 2)
     2.0
     """
-    return _ordo.astar(
-        _native(G), _node("source", source), _node("target", target), geometry, algo,
-        scheduler, _threads(threads), _delta(delta), params, report,
-    )
+    values = {
+        "source": _node("source", source),
+        "target": _node("target", target),
+        "geometry": geometry,
+        "delta": _delta(delta),
+    }
+    return _run("astar", G, values, algo, scheduler, threads, params, report)
 
 
 def pagerank(
@@ -177,9 +192,11 @@ def pagerank(
     >>> np.round(ordo.pagerank(G), 4)
     array([0.3333, 0.3333, 0.3333])
     """
-    return _ordo.pagerank(
-        _native(G), float(tol), algo, priority, scheduler, _threads(threads), params, report
-    )
+    tol = float(tol)
+    if not 0.0 < tol < 1.0:
+        raise ValueError(f"tol={tol}: must be in (0, 1)")
+    values = {"tolerance": tol, "priority": priority}
+    return _run("pagerank", G, values, algo, scheduler, threads, params, report)
 
 
 def cc(
@@ -202,7 +219,7 @@ def cc(
     >>> ordo.cc(G)
     array([0, 0, 2, 3, 3])
     """
-    return _ordo.cc(_native(G), algo, scheduler, _threads(threads), params, report)
+    return _run("cc", G, {}, algo, scheduler, threads, params, report)
 
 
 def kcore(
@@ -224,7 +241,7 @@ def kcore(
     >>> ordo.kcore(G)
     array([2, 2, 2, 1])
     """
-    return _ordo.kcore(_native(G), algo, scheduler, _threads(threads), params, report)
+    return _run("kcore", G, {}, algo, scheduler, threads, params, report)
 
 
 def tc(
@@ -240,7 +257,7 @@ def tc(
     >>> ordo.tc(ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
     1
     """
-    return _ordo.tc(_native(G), scheduler, _threads(threads), params, report)
+    return _run("tc", G, {}, "auto", scheduler, threads, params, report)
 
 
 def mst(
@@ -266,7 +283,7 @@ def mst(
     >>> u.tolist(), v.tolist(), int(w.sum())
     ([0, 1], [1, 2], 3)
     """
-    return _ordo.mst(_native(G), algo, scheduler, _threads(threads), params, report)
+    return _run("mst", G, {}, algo, scheduler, threads, params, report)
 
 
 def bc(
@@ -295,21 +312,33 @@ def bc(
     >>> ordo.bc(G)
     array([0., 2., 0.])
     """
-    native = _native(G)
-    listed: Optional[List[int]] = None
-    k: Optional[int] = None
+    values: Dict[str, Any] = {
+        "seed": operator.index(seed),
+        "layout": layout,
+        "queues": queues,
+        "task": operator.index(task),
+    }
     if isinstance(sources, bool):
         raise TypeError("sources must be None, a number of sources or a sequence of node ids")
-    if isinstance(sources, (int, np.integer)):
+    if sources is None:
+        values["sources"] = "all"
+    elif isinstance(sources, (int, np.integer)):
         k = operator.index(sources)
-        if k < 0:
-            raise ValueError(f"sources={k}: the number of sampled sources must be >= 0")
-    elif sources is not None:
-        listed = [_node("source", s) for s in sources]
-    return _ordo.bc(
-        native, listed, k, operator.index(seed), layout, queues, operator.index(task),
-        _threads(threads), report,
-    )
+        if k <= 0:
+            raise ValueError(f"sources={k}: the number of sampled sources must be >= 1")
+        values["sources"] = str(k)
+    else:
+        listed: List[int] = [_node("source", s) for s in sources]
+        if not listed:
+            raise ValueError("sources=[]: the list names no node")
+        bad = [s for s in listed if s < 0]
+        if bad:
+            raise IndexError(f"source {bad[0]} is not a node")
+        if len(listed) == 1:
+            values["source"] = listed[0]
+        else:
+            values["sources"] = ",".join(map(str, listed))
+    return _run("bc", G, values, threads=threads, report=report)
 
 
 def max_flow(
@@ -331,10 +360,8 @@ def max_flow(
     >>> value, side.tolist()
     (3, [True, True, False, False])
     """
-    return _ordo.max_flow(
-        _native(G), _node("source", source), _node("sink", sink), scheduler,
-        _threads(threads), params, report,
-    )
+    values = {"source": _node("source", source), "sink": _node("sink", sink)}
+    return _run("pfp", G, values, "auto", scheduler, threads, params, report)
 
 
 def schedulers() -> List[Dict[str, Any]]:

@@ -46,41 +46,9 @@ class Graph:
 
 Params = Optional[Dict[str, Any]]
 
-def sssp(
-    graph: Graph, source: int, algo: str, scheduler: str, threads: Optional[int],
-    delta: Optional[int], params: Params, report: bool,
-) -> Any: ...
-def bfs(
-    graph: Graph, source: int, algo: str, scheduler: str, threads: Optional[int],
-    params: Params, report: bool,
-) -> Any: ...
-def astar(
-    graph: Graph, source: int, target: int, geometry: str, algo: str, scheduler: str,
-    threads: Optional[int], delta: Optional[int], params: Params, report: bool,
-) -> Any: ...
-def pagerank(
-    graph: Graph, tolerance: float, algo: str, priority: Optional[str], scheduler: str,
+def run(
+    app: str, graph: Graph, values: Dict[str, Any], algo: str, scheduler: str,
     threads: Optional[int], params: Params, report: bool,
 ) -> Any: ...
-def cc(
-    graph: Graph, algo: str, scheduler: str, threads: Optional[int], params: Params,
-    report: bool,
-) -> Any: ...
-def kcore(
-    graph: Graph, algo: str, scheduler: str, threads: Optional[int], params: Params,
-    report: bool,
-) -> Any: ...
-def mst(
-    graph: Graph, algo: str, scheduler: str, threads: Optional[int], params: Params,
-    report: bool,
-) -> Any: ...
-def tc(graph: Graph, scheduler: str, threads: Optional[int], params: Params, report: bool) -> Any: ...
-def bc(
-    graph: Graph, sources: Optional[List[int]], k: Optional[int], seed: int, layout: str,
-    queues: str, task: int, threads: Optional[int], report: bool,
-) -> Any: ...
-def max_flow(
-    graph: Graph, source: int, sink: int, scheduler: str, threads: Optional[int],
-    params: Params, report: bool,
-) -> Any: ...
+def applications() -> List[Dict[str, Any]]: ...
 def schedulers() -> List[Dict[str, Any]]: ...

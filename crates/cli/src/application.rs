@@ -7,8 +7,9 @@ use crate::error::{note, CliError, CliResult};
 use crate::load::load_noted;
 use crate::output::{finish_runs, sched_json, Header, Verification};
 use crate::run::{app_error, run_request, spec_error, write_values, Runs};
+use crate::source::LoadedSource;
 use clap::ArgMatches;
-use ordo_algos::app::{App, AppVisitor, Input, RunContext};
+use ordo_algos::app::{App, AppVisitor, RunContext};
 use serde_json::json;
 use std::time::Instant;
 
@@ -38,13 +39,12 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
         .map_err(app_error)?;
     let li = load_noted(&a.input)?;
     let header = Header::new(spec.name, &li, &a.run);
-    let input = Input {
-        graph: li.graph,
-        weights: li.weights,
-        symmetric: a.input.flags.symmetrize,
-    };
+    // The source (and the loaded graph, unless the application runs on it) is dropped once
+    // the application has its view.
+    let mut source = LoadedSource::new(li.graph, li.weights, a.input.flags.symmetrize);
     let mut notes = Vec::new();
-    let prepared = A::prepare(input, &a.values, method, &mut notes);
+    let prepared = A::prepare(&mut source, &a.values, method, &mut notes);
+    drop(source);
     for n in &notes {
         note(n);
     }

@@ -11,6 +11,7 @@ mod load;
 mod output;
 mod run;
 mod simulate;
+mod source;
 mod tools;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

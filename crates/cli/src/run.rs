@@ -49,7 +49,10 @@ pub fn spec_error(e: SpecError) -> CliError {
 pub fn app_error(e: AppError) -> CliError {
     match e {
         AppError::Usage(m) => CliError::usage(m),
-        AppError::Input(m) => CliError::input(m),
+        AppError::Input(m) | AppError::NoSuchNode(m) => CliError::input(m),
+        AppError::NoCoordinates => {
+            CliError::input("A* needs node coordinates: pass --coords FILE (.co or .xyz)")
+        }
         AppError::Exec(e) => exec_error(e),
         AppError::Verify(e) => CliError::input(e),
     }

@@ -1,559 +1,368 @@
-//! The applications as Python functions. Each resolves its node arguments, builds the run
-//! configuration, runs through `RunConfig::run` (bc and max_flow through [`interruptible`]),
-//! and converts the output to numpy arrays (plus the report dict when asked). The Python layer
-//! (`python/ordo/_algorithms.py`) adds the defaults and the documentation.
+//! The applications for Python: one function, [`run`], runs any application of the registry
+//! ([`ordo_algos::APPS`]) on a [`PyGraph`] through the protocol of [`ordo_algos::app`]:
+//! prepare (from the graph's cached views, [`PySource`]), build the run from the keyword
+//! arguments, run it on a worker thread with the GIL released, and hand back the answer as
+//! numpy arrays (plus the report dict when asked). The Python layer
+//! (`python/ordo/_algorithms.py`) gives each application its signature, defaults and
+//! documentation.
 
 use crate::errors::{exec_error, value_error};
 use crate::graph::PyGraph;
-use crate::running::{exec_config, interruptible, report_dict, run_config, MethodCall};
+use crate::running::{exec_config, interruptible, report_dict, topology};
 use numpy::IntoPyArray;
-use ordo_algos as algos;
+use ordo_algos::app::{
+    Answer, App, AppError, AppSpec, AppVisitor, Kind, RunContext, RunRequest, Source, SpecError,
+    Value, Values,
+};
 use ordo_algos::astar::Geometry;
-use ordo_algos::bc::{BcConfig, Layout, Queues};
-use ordo_algos::in_edges::InEdges;
-use ordo_algos::named;
-use ordo_algos::pagerank::pull::{self, Sweep};
-use ordo_algos::pagerank::PriorityKind;
-use ordo_algos::pagerank::Scores;
-use ordo_algos::pfp::{self, PfpError};
-use ordo_exec::RunReport;
-use ordo_graph::Graph;
+use ordo_graph::{Graph, WeightSpec};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-type Extra<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
-
-/// `result`, or `(result, report)` when `report` is asked for.
-fn answer<'py>(
-    py: Python<'py>,
-    result: Bound<'py, PyAny>,
-    report: bool,
-    label: &str,
-    run: &RunReport,
-    extra: Extra<'py>,
-) -> PyResult<Bound<'py, PyAny>> {
-    if !report {
-        return Ok(result);
-    }
-    let d = report_dict(py, label, run, &extra)?;
-    (result, d).into_bound_py_any(py)
-}
-
-fn any<'py>(py: Python<'py>, v: impl IntoPyObjectExt<'py>) -> PyResult<Bound<'py, PyAny>> {
-    v.into_bound_py_any(py)
-}
-
-/// The graph's undirected simple view, built (once) without the GIL.
-fn undirected_view<'a>(py: Python<'_>, graph: &'a Bound<'_, PyGraph>) -> PyResult<&'a Arc<Graph>> {
-    let pg: &'a PyGraph = graph.get();
-    interruptible(py, None, || pg.undirected())?
-}
-
-/// Distances as float64 with `inf` where `unreached`.
-fn as_float<T: Copy + PartialEq + Into<u64>>(values: &[T], unreached: T) -> Vec<f64> {
-    values
-        .iter()
-        .map(|&d| {
-            if d == unreached {
-                f64::INFINITY
-            } else {
-                d.into() as f64
-            }
-        })
-        .collect()
-}
-
+/// Runs application `app` on `graph` with its parameters `values` (a dict of the registry's
+/// names; `None` means not given), method `algo`, on `scheduler` with `params`: the answer,
+/// or `(answer, report)` when `report`.
 #[pyfunction]
-#[pyo3(signature = (graph, source, algo, scheduler, threads, delta, params, report))]
+#[pyo3(signature = (app, graph, values, algo, scheduler, threads, params, report))]
 #[allow(clippy::too_many_arguments)]
-pub fn sssp<'py>(
+pub fn run<'py>(
     py: Python<'py>,
+    app: &str,
     graph: &Bound<'py, PyGraph>,
-    source: i64,
+    values: &Bound<'py, PyDict>,
     algo: &str,
     scheduler: &str,
     threads: Option<i64>,
-    delta: Option<u32>,
     params: Option<&Bound<'py, PyDict>>,
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let pg = graph.get();
-    let src = pg.node("source", source)?;
-    let g = pg.weighted();
-    let default_delta = algos::sssp::default_delta(g);
-    let call = MethodCall::choose(
-        &algos::sssp::app::VARIANTS,
+    let call = Call {
+        py,
+        graph: graph.get(),
+        values,
         algo,
         scheduler,
-        params,
         threads,
-        None,
-    )?
-    .with_delta(delta, Some(default_delta));
-    let shift = delta.unwrap_or(default_delta);
-    let (out, label) = call.run(
-        py,
-        |s, e| named::sssp(s, e, g, src),
-        |e| algos::sssp::delta_step::run(g, src, shift, e),
-    )?;
-    let dist = as_float(&out.dist, algos::sssp::UNREACHABLE).into_pyarray(py);
-    let s = out.stats;
-    let extra = vec![
-        ("algo", any(py, call.method.name)?),
-        ("stale_tasks", any(py, s.stale_tasks)?),
-        ("improving_relaxations", any(py, s.improving_relaxations)?),
-        ("edges_scanned", any(py, s.edges_scanned)?),
-    ];
-    answer(py, dist.into_any(), report, &label, &out.report, extra)
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, source, algo, scheduler, threads, params, report))]
-#[allow(clippy::too_many_arguments)]
-pub fn bfs<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    source: i64,
-    algo: &str,
-    scheduler: &str,
-    threads: Option<i64>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let pg = graph.get();
-    let src = pg.node("source", source)?;
-    // Priority = level: one bucket per level.
-    let call = MethodCall::choose(
-        &algos::bfs::app::VARIANTS,
-        algo,
-        scheduler,
         params,
-        threads,
-        None,
-    )?
-    .with_delta(None, Some(0));
-    let (out, label) = call.run(
-        py,
-        |s, e| named::bfs(s, e, pg.graph(), src),
-        |e| {
-            let (g, incoming) = with_in_edges(pg)?;
-            algos::bfs::direction::run(g, incoming, src, e)
-        },
-    )?;
-    let level = as_float(&out.level, algos::bfs::UNREACHED).into_pyarray(py);
-    let extra = vec![
-        ("algo", any(py, call.method.name)?),
-        ("stale_tasks", any(py, out.stats.stale_tasks)?),
-    ];
-    answer(py, level.into_any(), report, &label, &out.report, extra)
-}
-
-/// The graph with its transpose (built once and cached) and those in-edges.
-fn with_in_edges(pg: &PyGraph) -> Result<(&Graph, InEdges<'_>), ordo_exec::ExecError> {
-    let g = pg.with_in_edges();
-    Ok((g, InEdges::transpose(g).expect("built with the transpose")))
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, source, target, geometry, algo, scheduler, threads, delta, params, report))]
-#[allow(clippy::too_many_arguments)]
-pub fn astar<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    source: i64,
-    target: i64,
-    geometry: &str,
-    algo: &str,
-    scheduler: &str,
-    threads: Option<i64>,
-    delta: Option<u32>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let pg = graph.get();
-    let (src, dst) = (pg.node("source", source)?, pg.node("target", target)?);
-    let geometry = match geometry {
-        "auto" => pg.geometry(),
-        "lonlat" => Geometry::LonLat,
-        "planar" => Geometry::Planar,
-        other => {
-            return Err(value_error(format!(
-                "geometry '{other}': valid are auto, lonlat, planar"
-            )))
-        }
+        report,
     };
-    let g = pg.weighted();
-    let h = algos::astar::Heuristic::new(g, dst, geometry).ok_or_else(|| {
-        value_error(
+    ordo_algos::visit(app, call)
+        .unwrap_or_else(|| Err(value_error(format!("no application '{app}'"))))
+}
+
+/// One call of [`run`], waiting for the application's type.
+struct Call<'a, 'py> {
+    py: Python<'py>,
+    graph: &'a PyGraph,
+    values: &'a Bound<'py, PyDict>,
+    algo: &'a str,
+    scheduler: &'a str,
+    threads: Option<i64>,
+    params: Option<&'a Bound<'py, PyDict>>,
+    report: bool,
+}
+
+impl<'py> AppVisitor for Call<'_, 'py> {
+    type Output = PyResult<Bound<'py, PyAny>>;
+
+    fn visit<A: App>(self) -> Self::Output {
+        let py = self.py;
+        let spec = &A::SPEC;
+        let values = values_of(spec, self.values, self.graph.graph().num_nodes())?;
+        let mut pairs = Vec::new();
+        if let Some(params) = self.params {
+            for (k, v) in params.iter() {
+                pairs.push((k.str()?.to_string(), v.str()?.to_string()));
+            }
+        }
+        let request = scheduler_request(spec, &values, self.scheduler, !pairs.is_empty());
+        let method = spec
+            .method(self.algo, request.as_deref())
+            .map_err(app_error)?;
+        let exec = exec_config(self.threads, None)?;
+        let req = RunRequest {
+            scheduler: self.scheduler.to_string(),
+            params: pairs,
+            // Checked above; without `threads=`, every core (or the scheduler's maximum).
+            threads: self.threads.map(|_| exec.threads),
+            cancel: exec.cancel.clone(),
+            ..RunRequest::new(topology().clone())
+        };
+        let (graph, report) = (self.graph, self.report);
+        let outcome = interruptible(py, exec.cancel.as_ref(), || -> Result<_, Failure> {
+            let mut source = PySource(graph);
+            let p = A::prepare(&mut source, &values, method, &mut Vec::new())?;
+            let (sched, exec) = if method.scheduled {
+                let (mut sched, exec) = req.scheduled(A::delta_hint(&p))?;
+                if let Some(d) = values.given("delta").then(|| values.int("delta")).flatten() {
+                    // `delta=` sets the scheduler's own: one without it is an error here.
+                    if !sched.has_param("delta") {
+                        return Err(Failure::NoDelta(sched.name().to_string()));
+                    }
+                    sched.set("delta", &d.to_string()).map_err(AppError::from)?;
+                }
+                (Some(sched), exec)
+            } else {
+                (None, req.exec(None)?)
+            };
+            let out = A::run(&p, method, sched.as_ref(), &exec)?;
+            let run = A::report(&out).clone();
+            let summary = report.then(|| {
+                let ctx = RunContext {
+                    method,
+                    sched: sched.as_ref(),
+                    median_s: run.time.as_secs_f64(),
+                };
+                A::summary(&p, std::slice::from_ref(&out), None, &ctx)
+            });
+            let label = match &sched {
+                Some(s) => s.label(),
+                None => format!("{} (frontier executor)", method.name),
+            };
+            Ok((A::answer(&p, out), run, summary, label))
+        })?;
+        let (answer, run, summary, label) = outcome.map_err(Failure::into_py)?;
+        let result = to_python(py, answer)?;
+        if !report {
+            return Ok(result);
+        }
+        let d = report_dict(py, &label, &run)?;
+        if let Some(serde_json::Value::Object(fields)) = summary {
+            for (k, v) in fields {
+                d.set_item(k, json_to_python(py, &v)?)?;
+            }
+        }
+        (result, d).into_bound_py_any(py)
+    }
+}
+
+/// Why a call did not produce an answer, before it becomes a Python exception.
+enum Failure {
+    App(AppError),
+    Spec(SpecError),
+    /// `delta=` given to a scheduler without a delta parameter.
+    NoDelta(String),
+}
+
+impl From<AppError> for Failure {
+    fn from(e: AppError) -> Self {
+        Failure::App(e)
+    }
+}
+
+impl From<SpecError> for Failure {
+    fn from(e: SpecError) -> Self {
+        Failure::Spec(e)
+    }
+}
+
+impl Failure {
+    fn into_py(self) -> PyErr {
+        match self {
+            Failure::App(e) => app_error(e),
+            Failure::Spec(SpecError::Threads(t)) => value_error(format!(
+                "threads={t}: must be in 1..={}",
+                ordo_exec::MAX_THREADS
+            )),
+            Failure::Spec(SpecError::Scheduler(e)) => value_error(e),
+            Failure::NoDelta(name) => value_error(format!(
+                "scheduler '{name}' has no delta parameter; see ordo.schedulers()"
+            )),
+        }
+    }
+}
+
+fn app_error(e: AppError) -> PyErr {
+    match e {
+        AppError::Usage(m) | AppError::Input(m) => value_error(m),
+        AppError::NoSuchNode(m) => PyIndexError::new_err(m),
+        AppError::NoCoordinates => value_error(
             "A* needs node coordinates: Graph.from_file(..., coordinates=PATH) or \
              Graph.with_coordinates(xy)",
-        )
-    })?;
-    let default_delta = algos::sssp::default_delta(g);
-    let call = MethodCall::choose(
-        &algos::astar::app::VARIANTS,
-        algo,
-        scheduler,
-        params,
-        threads,
-        None,
-    )?
-    .with_delta(delta, Some(default_delta));
-    let shift = delta.unwrap_or(default_delta);
-    let (out, label) = call.run(
-        py,
-        |s, e| named::astar(s, e, g, src, dst, &h),
-        |e| algos::astar::run_buckets(g, src, dst, &h, shift, e),
-    )?;
-    let dist = if out.dist == algos::sssp::UNREACHABLE {
-        f64::INFINITY
-    } else {
-        out.dist as f64
-    };
-    let s = out.stats;
-    let extra = vec![
-        ("algo", any(py, call.method.name)?),
-        ("expanded", any(py, s.expanded)?),
-        ("pruned", any(py, s.pruned)?),
-        ("stale_tasks", any(py, s.stale_tasks)?),
-        ("scale", any(py, h.scale)?),
-    ];
-    answer(py, any(py, dist)?, report, &label, &out.report, extra)
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, tolerance, algo, priority, scheduler, threads, params, report))]
-#[allow(clippy::too_many_arguments)]
-pub fn pagerank<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    tolerance: f64,
-    algo: &str,
-    priority: Option<&str>,
-    scheduler: &str,
-    threads: Option<i64>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    if !(tolerance > 0.0 && tolerance < 1.0) {
-        return Err(value_error(format!("tol={tolerance}: must be in (0, 1)")));
-    }
-    let kind = match priority {
-        None | Some("pr") => PriorityKind::Pr,
-        Some("prd") => PriorityKind::PrD,
-        Some(other) => {
-            return Err(value_error(format!(
-                "priority '{other}': valid are pr, prd"
-            )))
-        }
-    };
-    let pg = graph.get();
-    if pg.graph().num_nodes() == 0 {
-        return Err(value_error("PageRank of a graph with no nodes"));
-    }
-    let asked = priority.map(|p| format!("priority='{p}'"));
-    let call = MethodCall::choose(
-        &algos::pagerank::app::VARIANTS,
-        algo,
-        scheduler,
-        params,
-        threads,
-        asked.as_deref(),
-    )?;
-    let method = call.method;
-    let (out, label) = call.run(
-        py,
-        |s, e| named::pagerank(s, e, pg.graph(), tolerance, kind).map(Scores::Pushed),
-        |e| {
-            let (g, incoming) = with_in_edges(pg)?;
-            let sweep = Sweep::of_method(method.name);
-            pull::run(g, incoming, tolerance, sweep, e).map(Scores::Pulled)
-        },
-    )?;
-    let mut extra = vec![
-        ("algo", any(py, call.method.name)?),
-        ("error_bound", any(py, out.error_bound())?),
-    ];
-    match &out {
-        Scores::Pushed(o) => extra.extend([
-            ("stopping_rule", any(py, "residual")?),
-            ("leftover_residual", any(py, o.leftover)?),
-            ("empty_takes", any(py, o.empty_takes)?),
-        ]),
-        Scores::Pulled(o) => extra.extend([
-            ("stopping_rule", any(py, "l1-change")?),
-            ("iterations", any(py, o.iterations)?),
-            ("last_change", any(py, o.last_change)?),
-        ]),
-    }
-    let (scores, run) = match out {
-        Scores::Pushed(o) => (o.score, o.report),
-        Scores::Pulled(o) => (o.score, o.report),
-    };
-    answer(
-        py,
-        scores.into_pyarray(py).into_any(),
-        report,
-        &label,
-        &run,
-        extra,
-    )
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, algo, scheduler, threads, params, report))]
-pub fn cc<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    algo: &str,
-    scheduler: &str,
-    threads: Option<i64>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let g = undirected_view(py, graph)?;
-    let call = MethodCall::choose(
-        &algos::cc::app::VARIANTS,
-        algo,
-        scheduler,
-        params,
-        threads,
-        None,
-    )?
-    .with_delta(None, Some(algos::cc::default_delta(g)));
-    let (out, label) = call.run(
-        py,
-        |s, e| named::cc(s, e, g),
-        |e| algos::cc::afforest::run(g, e),
-    )?;
-    let values: Vec<i64> = out.label.iter().map(|&x| x as i64).collect();
-    let extra = vec![
-        ("algo", any(py, call.method.name)?),
-        ("components", any(py, algos::cc::count(&out.label))?),
-        ("stale_tasks", any(py, out.stats.stale_tasks)?),
-        ("relabels", any(py, out.stats.relabels)?),
-    ];
-    answer(
-        py,
-        values.into_pyarray(py).into_any(),
-        report,
-        &label,
-        &out.report,
-        extra,
-    )
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, algo, scheduler, threads, params, report))]
-pub fn kcore<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    algo: &str,
-    scheduler: &str,
-    threads: Option<i64>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let g = undirected_view(py, graph)?;
-    let call = MethodCall::choose(
-        &algos::kcore::app::VARIANTS,
-        algo,
-        scheduler,
-        params,
-        threads,
-        None,
-    )?
-    .with_delta(None, Some(algos::kcore::default_delta(g)));
-    let (out, label) = call.run(
-        py,
-        |s, e| named::kcore(s, e, g),
-        |e| algos::kcore::peel::run(g, e),
-    )?;
-    let values: Vec<i64> = out.core.iter().map(|&x| x as i64).collect();
-    let extra = vec![
-        ("algo", any(py, call.method.name)?),
-        ("lowered", any(py, out.stats.lowered)?),
-        ("unchanged", any(py, out.stats.unchanged)?),
-    ];
-    answer(
-        py,
-        values.into_pyarray(py).into_any(),
-        report,
-        &label,
-        &out.report,
-        extra,
-    )
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, algo, scheduler, threads, params, report))]
-pub fn mst<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    algo: &str,
-    scheduler: &str,
-    threads: Option<i64>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let g = undirected_view(py, graph)?;
-    // Priority = component degree, one bucket each.
-    let call = MethodCall::choose(
-        &algos::mst::app::VARIANTS,
-        algo,
-        scheduler,
-        params,
-        threads,
-        None,
-    )?
-    .with_delta(None, Some(0));
-    let (out, label) = call.run(
-        py,
-        |s, e| named::mst(s, e, g),
-        |e| algos::mst::boruvka::run(g, e),
-    )?;
-    let column = |f: fn(&ordo_algos::mst::Edge) -> u32| -> Vec<i64> {
-        out.edges.iter().map(|e| f(e) as i64).collect()
-    };
-    let edges = (
-        column(|e| e.a).into_pyarray(py),
-        column(|e| e.b).into_pyarray(py),
-        column(|e| e.weight).into_pyarray(py),
-    );
-    let extra = vec![
-        ("algo", any(py, call.method.name)?),
-        ("weight", any(py, out.weight)?),
-        ("merges", any(py, out.merges)?),
-        ("stale_tasks", any(py, out.stale_tasks)?),
-    ];
-    answer(py, any(py, edges)?, report, &label, &out.report, extra)
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, scheduler, threads, params, report))]
-pub fn tc<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    scheduler: &str,
-    threads: Option<i64>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let g = undirected_view(py, graph)?;
-    let rc = run_config(scheduler, params, None, None, threads)?;
-    let out = rc.run(py, |s, e| named::tc(s, e, g))?;
-    let extra = vec![("intersections", any(py, out.intersections)?)];
-    answer(
-        py,
-        any(py, out.triangles)?,
-        report,
-        &rc.sched.label(),
-        &out.report,
-        extra,
-    )
-}
-
-#[pyfunction]
-#[pyo3(signature = (graph, sources, k, seed, layout, queues, task, threads, report))]
-#[allow(clippy::too_many_arguments)]
-pub fn bc<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    sources: Option<Vec<i64>>,
-    k: Option<usize>,
-    seed: u64,
-    layout: &str,
-    queues: &str,
-    task: usize,
-    threads: Option<i64>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let pg = graph.get();
-    let g = pg.graph();
-    let n = g.num_nodes();
-    let sources: Vec<u32> = match (sources, k) {
-        (Some(list), _) => list
-            .into_iter()
-            .map(|s| pg.node("source", s))
-            .collect::<PyResult<_>>()?,
-        (None, Some(k)) => algos::bc::sample_sources(n, k, seed),
-        (None, None) => (0..n as u32).collect(),
-    };
-    if task == 0 {
-        return Err(value_error("task=0: a task holds at least one vertex"));
-    }
-    let config = BcConfig {
-        queues: queues.parse::<Queues>().map_err(value_error)?,
-        layout: Layout::choose(layout, sources.len()).map_err(value_error)?,
-        task,
-        working_set: false,
-    };
-    let exec = exec_config(threads, None)?;
-    let out = interruptible(py, exec.cancel.as_ref(), || {
-        algos::bc::run(g, &sources, &config, &exec)
-    })?
-    .map_err(exec_error)?;
-    let total = &out.report.total;
-    let extra = vec![
-        ("sources", any(py, sources.len())?),
-        ("layout", any(py, config.layout.name())?),
-        ("queues", any(py, config.queues.name())?),
-        ("reached", any(py, out.reached)?),
-        ("levels", any(py, total.app[algos::bc::LEVELS])?),
-        ("chunks", any(py, total.pops)?),
-        (
-            "foreign_chunks",
-            any(py, total.app[algos::bc::FOREIGN_CHUNKS])?,
         ),
-        ("adl_s", any(py, out.adl.map(|c| c.seconds))?),
-    ];
-    let label = format!("bc-{}", config.queues.name());
-    let scores = out.scores.into_pyarray(py);
-    answer(py, scores.into_any(), report, &label, &out.report, extra)
+        AppError::Exec(e) => exec_error(e),
+        AppError::Verify(e) => value_error(e),
+    }
 }
 
-#[pyfunction]
-#[pyo3(signature = (graph, source, sink, scheduler, threads, params, report))]
-#[allow(clippy::too_many_arguments)]
-pub fn max_flow<'py>(
-    py: Python<'py>,
-    graph: &Bound<'py, PyGraph>,
-    source: i64,
-    sink: i64,
+/// What in the call asks for a priority scheduler, if anything does.
+fn scheduler_request(
+    spec: &AppSpec,
+    values: &Values,
     scheduler: &str,
-    threads: Option<i64>,
-    params: Option<&Bound<'py, PyDict>>,
-    report: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let pg = graph.get();
-    let (s, t) = (pg.node("source", source)?, pg.node("sink", sink)?);
-    let g = pg.weighted();
-    let rc = run_config(
-        scheduler,
-        params,
-        None,
-        Some(pfp::default_delta(g)),
-        threads,
-    )?;
-    let out = interruptible(py, rc.exec.cancel.as_ref(), || {
-        pfp::run(g, s, t, &rc.sched, &rc.exec)
-    })?
-    .map_err(|e| match e {
-        PfpError::Exec(e) => exec_error(e),
-        other => value_error(other),
-    })?;
-    let st = out.stats;
-    let extra = vec![
-        ("pushes", any(py, st.pushes)?),
-        ("relabels", any(py, st.relabels)?),
-        ("global_relabels", any(py, st.global_relabels)?),
-        ("phase1_s", any(py, st.phase1_s)?),
-    ];
-    let side = numpy::PyArray1::from_slice(py, &out.source_side);
-    let result = any(py, (out.flow, side))?;
-    answer(py, result, report, &rc.sched.label(), &out.report, extra)
+    has_params: bool,
+) -> Option<String> {
+    let asked = spec
+        .params
+        .iter()
+        .find(|p| p.asks_scheduler && values.given(p.name))
+        .map(|p| format!("{}='{}'", p.name, values.text(p.name).unwrap_or("")));
+    if asked.is_some() {
+        asked
+    } else if scheduler != "auto" {
+        Some(format!("scheduler='{scheduler}'"))
+    } else if has_params {
+        Some("scheduler parameters".to_string())
+    } else {
+        None
+    }
+}
+
+/// The application's parameters from a dict of its declared names (`None`: not given).
+fn values_of(spec: &AppSpec, dict: &Bound<'_, PyDict>, nodes: usize) -> PyResult<Values> {
+    let mut values = Values::new(spec.params);
+    for (k, v) in dict.iter() {
+        let name: String = k.extract()?;
+        let p = spec
+            .params
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| value_error(format!("{} has no parameter '{name}'", spec.name)))?;
+        if v.is_none() {
+            continue;
+        }
+        let value = match p.kind {
+            Kind::Node => {
+                let id: i64 = v.extract()?;
+                if id < 0 || id as u64 >= nodes as u64 {
+                    return Err(PyIndexError::new_err(not_a_node(&name, id, nodes)));
+                }
+                Value::Int(id as u64)
+            }
+            Kind::Int { min, max } => {
+                let i: i64 = v.extract()?;
+                if i < 0 || (i as u64) < min || i as u64 > max {
+                    return Err(value_error(format!("{name}={i}: must be in {min}..={max}")));
+                }
+                Value::Int(i as u64)
+            }
+            Kind::Float => Value::Float(v.extract()?),
+            Kind::Choice(_) | Kind::Text => Value::Text(v.extract()?),
+            Kind::Path => Value::Path(v.extract::<PathBuf>()?),
+            Kind::Flag => Value::Flag(v.extract()?),
+        };
+        values.set(p.name, value).map_err(value_error)?;
+    }
+    Ok(values)
+}
+
+fn not_a_node(what: &str, id: i64, n: usize) -> String {
+    format!("{what} {id} is not a node: the graph has {n} nodes, numbered 0..{n}")
+}
+
+/// An answer as Python objects: numpy arrays for per-node values.
+fn to_python(py: Python<'_>, answer: Answer) -> PyResult<Bound<'_, PyAny>> {
+    Ok(match answer {
+        Answer::Floats(v) => v.into_pyarray(py).into_any(),
+        Answer::Ints(v) => v.into_pyarray(py).into_any(),
+        Answer::Bools(v) => numpy::PyArray1::from_slice(py, &v).into_any(),
+        Answer::Float(x) => x.into_bound_py_any(py)?,
+        Answer::Int(x) => x.into_bound_py_any(py)?,
+        Answer::Tuple(parts) => {
+            let items = parts
+                .into_iter()
+                .map(|a| to_python(py, a))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, items)?.into_any()
+        }
+    })
+}
+
+/// A figure of a summary as a Python object.
+fn json_to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as J;
+    Ok(match v {
+        J::Null => py.None().into_bound(py),
+        J::Bool(b) => b.into_bound_py_any(py)?,
+        J::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_bound_py_any(py)?,
+            (None, Some(i)) => i.into_bound_py_any(py)?,
+            _ => n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py)?,
+        },
+        J::String(s) => s.into_bound_py_any(py)?,
+        J::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_python(py, item)?)?;
+            }
+            list.into_any()
+        }
+        J::Object(fields) => {
+            let d = PyDict::new(py);
+            for (k, item) in fields {
+                d.set_item(k, json_to_python(py, item)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// A Python graph as an application's [`Source`]: its views are built once and cached on the
+/// graph, so repeated calls share them. Unweighted graphs weigh 1 per arc (as networkx);
+/// nodes are numbered 0..n.
+struct PySource<'a>(&'a PyGraph);
+
+impl Source for PySource<'_> {
+    fn graph(&mut self) -> Arc<Graph> {
+        self.0.graph().clone()
+    }
+
+    fn weighted(&mut self, _notes: &mut Vec<String>) -> Arc<Graph> {
+        self.0.weighted().clone()
+    }
+
+    fn weights(&self) -> Option<WeightSpec> {
+        None
+    }
+
+    fn undirected(&mut self, _weighted: bool, _: &mut Vec<String>) -> Result<Arc<Graph>, AppError> {
+        Ok(self.0.try_undirected()?.clone())
+    }
+
+    fn with_in_edges(&mut self) -> (Arc<Graph>, bool) {
+        (self.0.with_in_edges().clone(), false)
+    }
+
+    fn node(&self, what: &str, id: u64) -> Result<u32, AppError> {
+        let n = self.0.graph().num_nodes();
+        match id < n as u64 {
+            true => Ok(id as u32),
+            false => Err(AppError::NoSuchNode(not_a_node(what, id as i64, n))),
+        }
+    }
+
+    fn attach_coords(&mut self, _path: &Path) -> Result<(), AppError> {
+        Err(AppError::Usage(
+            "coordinates come with the graph: Graph.from_file(..., coordinates=PATH) or \
+             Graph.with_coordinates(xy)"
+                .into(),
+        ))
+    }
+
+    fn geometry(&self) -> Geometry {
+        self.0.geometry()
+    }
+}
+
+/// Every application the registry holds: `name`, its methods (`algos`) and parameters.
+#[pyfunction]
+pub fn applications(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for app in ordo_algos::APPS {
+        let d = PyDict::new(py);
+        d.set_item("name", app.name)?;
+        d.set_item("about", app.about)?;
+        let algos: Vec<&str> = app.variants.list.iter().map(|v| v.name).collect();
+        d.set_item("algos", algos)?;
+        let params: Vec<&str> = app.params.iter().map(|p| p.name).collect();
+        d.set_item("params", params)?;
+        list.append(d)?;
+    }
+    Ok(list)
 }
 
 /// Every scheduler with its summary and parameters.

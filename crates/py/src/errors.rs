@@ -2,7 +2,6 @@
 //! and `reason`), missing files as `OSError` subclasses, bad arguments as `ValueError`, and a
 //! run that failed inside ordo as `RuntimeError`. No panic crosses into Python.
 
-use ordo_algos::named::NamedRunError;
 use ordo_exec::ExecError;
 use ordo_graph::GraphError;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
@@ -51,12 +50,5 @@ pub fn exec_error(e: ExecError) -> PyErr {
         other => PyRuntimeError::new_err(format!(
             "ordo failed inside a run (a bug: please report it): {other}"
         )),
-    }
-}
-
-pub fn named_error(e: NamedRunError) -> PyErr {
-    match e {
-        NamedRunError::Scheduler(e) => value_error(e),
-        NamedRunError::Exec(e) => exec_error(e),
     }
 }

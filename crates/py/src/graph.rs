@@ -89,11 +89,11 @@ impl PyGraph {
     }
 
     /// Both directions of every arc, no self-loops, the lightest of parallel arcs.
-    pub fn undirected(&self) -> PyResult<&Arc<Graph>> {
+    pub fn try_undirected(&self) -> Result<&Arc<Graph>, ordo_graph::GraphError> {
         if let Some(u) = self.undirected.get() {
             return Ok(u);
         }
-        let u = undirected_simple(self.weighted()).map_err(graph_error)?;
+        let u = undirected_simple(self.weighted())?;
         Ok(self.undirected.get_or_init(|| Arc::new(u)))
     }
 

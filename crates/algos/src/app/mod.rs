@@ -20,15 +20,18 @@
 
 mod param;
 mod request;
+mod source;
 
 pub use param::{Kind, Param, Value, Values};
 pub use request::{RunRequest, SpecError};
+pub use source::Source;
 
 use crate::variants::{Variant, VariantError, Variants};
 use crate::VerifyError;
 use ordo_exec::{ExecConfig, ExecError, RunReport};
 use ordo_graph::{Graph, WeightSpec};
 use ordo_sched::{ConfigError, SchedulerConfig};
+use std::sync::Arc;
 
 /// What an application declares about itself: what a front end needs to offer it.
 #[derive(Debug, Clone, Copy)]
@@ -74,25 +77,21 @@ impl AppSpec {
     }
 }
 
-/// The graph an application starts from, as loaded.
-pub struct Input {
-    pub graph: Graph,
-    /// The random weights the loader gave it, if any.
-    pub weights: Option<WeightSpec>,
-    /// `--symmetrize` made it its own transpose (its in-edges are its out-edges).
-    pub symmetric: bool,
-}
-
 /// Why an application did not produce a verified result.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// The request cannot be run as asked (a bad flag or combination): exit status 2.
     #[error("{0}")]
     Usage(String),
-    /// The input cannot be used (a node that does not exist, missing coordinates): exit
-    /// status 1.
+    /// The input cannot be used (a malformed file, too few nodes): exit status 1.
     #[error("{0}")]
     Input(String),
+    /// A node the user named does not exist (Python's `IndexError`).
+    #[error("{0}")]
+    NoSuchNode(String),
+    /// A* on a graph without coordinates; each front end says how to give them.
+    #[error("A* needs node coordinates")]
+    NoCoordinates,
     /// The run failed or was cancelled.
     #[error(transparent)]
     Exec(#[from] ExecError),
@@ -161,10 +160,10 @@ pub trait App {
 
     const SPEC: AppSpec;
 
-    /// Readies `input` for `method`; `notes` collects what the user should hear (defaults
-    /// taken, data ignored).
+    /// Readies the graph from `source` for `method`; `notes` collects what the user should
+    /// hear (defaults taken, data ignored).
     fn prepare(
-        input: Input,
+        source: &mut dyn Source,
         values: &Values,
         method: &Variant,
         notes: &mut Vec<String>,
@@ -209,6 +208,9 @@ pub trait App {
     fn per_node<'a>(_p: &'a Self::Prepared, _out: &'a Self::Output) -> Option<PerNode<'a>> {
         None
     }
+
+    /// The answer of one run, for front ends that hand it on as data (Python's arrays).
+    fn answer(p: &Self::Prepared, out: Self::Output) -> Answer;
 
     /// The named figures of the runs (the first run's answer; `expected` when verified).
     fn summary(
@@ -265,49 +267,44 @@ macro_rules! by_name {
 }
 pub(crate) use by_name;
 
-/// Gives an unweighted input the default random weights, with a note (applications that
-/// need weights: SSSP, A*, MST).
-pub fn ensure_weights(input: &mut Input, notes: &mut Vec<String>) {
-    if !input.graph.is_weighted() {
-        let spec = WeightSpec::DEFAULT;
-        notes.push(format!(
-            "the graph has no weights: using random weights {spec} (set with --weights)"
-        ));
-        input.graph.assign_weights(spec);
-        input.weights = Some(spec);
-    }
-}
-
-/// The node the file numbers `id`, or the first node when none is given.
-pub fn node_or_first(g: &Graph, id: Option<u64>) -> Result<u32, AppError> {
-    if g.num_nodes() == 0 {
-        return Err(AppError::Input("the graph has no nodes".into()));
-    }
+/// The node the user named as `what`, or the first node when none was named.
+pub fn node_or_first(
+    source: &mut dyn Source,
+    what: &str,
+    id: Option<u64>,
+) -> Result<u32, AppError> {
     match id {
+        Some(id) => source.node(what, id),
+        None if source.graph().num_nodes() == 0 => {
+            Err(AppError::Input("the graph has no nodes".into()))
+        }
         None => Ok(0),
-        Some(id) => g.node_from_file_id(id).map_err(AppError::from),
     }
 }
 
 /// The undirected simple view of an input (both directions of every arc, no self-loops, no
-/// parallel arcs): what cc, kcore, mst and tc run on.
+/// parallel arcs): what the applications on undirected graphs run on.
 pub struct Undirected {
-    pub graph: Graph,
-    /// Seconds building the view took.
+    pub graph: Arc<Graph>,
+    /// Seconds building the view took (0 when the front end had it at hand).
     pub prep_s: f64,
     /// The random weights the input was given, if any.
     pub weights: Option<WeightSpec>,
 }
 
 impl Undirected {
-    /// The view of `input`, which is dropped.
-    pub fn of(input: Input) -> Result<Undirected, AppError> {
+    /// The view from `source`, of the weighted graph when `weighted`.
+    pub fn of(
+        source: &mut dyn Source,
+        weighted: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<Undirected, AppError> {
         let start = std::time::Instant::now();
-        let graph = ordo_graph::undirected_simple(&input.graph)?;
+        let graph = source.undirected(weighted, notes)?;
         Ok(Undirected {
             graph,
             prep_s: start.elapsed().as_secs_f64(),
-            weights: input.weights,
+            weights: source.weights().filter(|_| weighted),
         })
     }
 }
@@ -326,22 +323,72 @@ pub fn same<V: PartialEq + Copy + std::fmt::Display>(
     crate::compare(got, expected, |v| v.to_string(), |v| g.file_id(v))
 }
 
-/// Gives `input` in-edges for the pull-style methods: its transpose, or nothing when it is
-/// its own (`--symmetrize`). Built once, outside the timed runs (as GAPBS builds it while
-/// loading); returns the seconds that took.
-pub fn build_in_edges(input: &mut Input) -> f64 {
-    let start = std::time::Instant::now();
-    if !input.symmetric {
-        input.graph.build_transpose();
-    }
-    start.elapsed().as_secs_f64()
+/// A graph with its in-edges at hand, for the pull-style methods (bottom-up BFS, pull
+/// PageRank): the transpose, or the graph itself when it is symmetric.
+pub struct WithInEdges {
+    pub graph: Arc<Graph>,
+    symmetric: bool,
+    /// Seconds building the in-edges took (outside the timed runs, as GAPBS builds them while
+    /// loading; 0 when the front end had them at hand).
+    pub prep_s: f64,
 }
 
-/// The in-edges [`build_in_edges`] gave `g`.
-pub fn in_edges(g: &Graph, symmetric: bool) -> crate::in_edges::InEdges<'_> {
+impl WithInEdges {
+    pub fn of(source: &mut dyn Source) -> WithInEdges {
+        let start = std::time::Instant::now();
+        let (graph, symmetric) = source.with_in_edges();
+        WithInEdges {
+            graph,
+            symmetric,
+            prep_s: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    pub fn in_edges(&self) -> crate::in_edges::InEdges<'_> {
+        in_edges(&self.graph, self.symmetric)
+    }
+}
+
+/// The in-edges of `g`: its own out-edges when `symmetric`, else its transpose.
+fn in_edges(g: &Graph, symmetric: bool) -> crate::in_edges::InEdges<'_> {
     use crate::in_edges::InEdges;
     match symmetric {
         true => InEdges::symmetric(g),
-        false => InEdges::transpose(g).expect("build_in_edges built the transpose"),
+        false => InEdges::transpose(g).expect("Source::with_in_edges built the transpose"),
     }
+}
+
+/// An application's answer as data, for front ends that hand it on (Python's numpy arrays).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// A float per node (`inf` where unreached).
+    Floats(Vec<f64>),
+    /// An integer per node or per edge.
+    Ints(Vec<i64>),
+    /// A yes or no per node.
+    Bools(Vec<bool>),
+    Float(f64),
+    Int(u64),
+    Tuple(Vec<Answer>),
+}
+
+/// Per-node values as floats, with `inf` for `unreached`.
+pub fn floats<T: Copy + PartialEq + Into<u64>>(values: &[T], unreached: T) -> Answer {
+    Answer::Floats(
+        values
+            .iter()
+            .map(|&d| {
+                if d == unreached {
+                    f64::INFINITY
+                } else {
+                    d.into() as f64
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Per-node values as integers.
+pub fn ints<T: Copy + Into<i64>>(values: &[T]) -> Answer {
+    Answer::Ints(values.iter().map(|&v| v.into()).collect())
 }

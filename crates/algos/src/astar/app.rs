@@ -1,8 +1,7 @@
 //! `astar` in the application registry.
 
 use crate::app::{
-    by_name, ensure_weights, node_or_first, App, AppError, AppSpec, Input, Param, RunContext,
-    Values,
+    by_name, node_or_first, Answer, App, AppError, AppSpec, Param, RunContext, Source, Values,
 };
 use crate::astar::{self, AstarOutput, Geometry, Heuristic};
 use crate::sssp::app::{delta_param, SOURCE};
@@ -13,7 +12,7 @@ use ordo_exec::{ExecConfig, RunReport};
 use ordo_graph::{Graph, WeightSpec};
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
-use std::path::Path;
+use std::sync::Arc;
 
 by_name!(
     /// [`astar::run`] from `src` to `dst` guided by `h`, on a scheduler chosen by name.
@@ -39,22 +38,13 @@ pub const VARIANTS: Variants = Variants {
 pub struct Astar;
 
 pub struct Prepared {
-    graph: Graph,
+    graph: Arc<Graph>,
     source: u32,
     target: u32,
     h: Heuristic,
     geometry: Geometry,
     delta: u32,
     weights: Option<WeightSpec>,
-}
-
-/// A DIMACS coordinate file by its name (`.co`, optionally gzipped): longitude/latitude.
-fn is_dimacs_co(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    name.ends_with(".co") || name.ends_with(".co.gz")
 }
 
 impl App for Astar {
@@ -98,48 +88,37 @@ impl App for Astar {
     };
 
     fn prepare(
-        mut input: Input,
+        source: &mut dyn Source,
         values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
-        let coords = values.path("coords");
-        let geometry = match (values.text("geometry"), coords) {
-            (Some("lonlat"), _) => Geometry::LonLat,
-            (Some("planar"), _) => Geometry::Planar,
-            (_, Some(p)) if is_dimacs_co(p) => Geometry::LonLat,
-            _ => Geometry::Planar,
-        };
-        if let Some(path) = coords {
-            if !path.exists() {
-                return Err(AppError::Input(format!(
-                    "{}: coordinate file not found",
-                    path.display()
-                )));
-            }
-            ordo_graph::load_coords(path, &mut input.graph)?;
-        } else if input.graph.coords().is_none() {
-            return Err(AppError::Input(
-                "A* needs node coordinates: pass --coords FILE (.co or .xyz)".into(),
-            ));
+        if let Some(path) = values.path("coords") {
+            source.attach_coords(path)?;
+        } else if source.graph().coords().is_none() {
+            return Err(AppError::NoCoordinates);
         }
-        ensure_weights(&mut input, notes);
-        let g = &input.graph;
-        let source = node_or_first(g, values.int("source"))?;
-        let target = node_or_first(g, values.int("target"))?;
-        let h = Heuristic::new(g, target, geometry).expect("coordinates were attached above");
+        let geometry = match values.text("geometry") {
+            Some("lonlat") => Geometry::LonLat,
+            Some("planar") => Geometry::Planar,
+            _ => source.geometry(),
+        };
+        let src = node_or_first(source, "source", values.int("source"))?;
+        let target = node_or_first(source, "target", values.int("target"))?;
+        let graph = source.weighted(notes);
+        let h = Heuristic::new(&graph, target, geometry).ok_or(AppError::NoCoordinates)?;
         let delta = match values.int("delta") {
             Some(d) => d as u32,
-            None => sssp::default_delta(g),
+            None => sssp::default_delta(&graph),
         };
         Ok(Prepared {
-            graph: input.graph,
-            source,
+            graph,
+            source: src,
             target,
             h,
             geometry,
             delta,
-            weights: input.weights,
+            weights: source.weights(),
         })
     }
 
@@ -174,6 +153,13 @@ impl App for Astar {
 
     fn verify(p: &Prepared, expected: &u64, out: &AstarOutput) -> Result<(), VerifyError> {
         astar::check(&p.graph, p.target, out.dist, *expected)
+    }
+
+    fn answer(_p: &Prepared, out: AstarOutput) -> Answer {
+        match out.dist {
+            sssp::UNREACHABLE => Answer::Float(f64::INFINITY),
+            d => Answer::Float(d as f64),
+        }
     }
 
     fn summary(

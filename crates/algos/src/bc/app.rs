@@ -1,6 +1,6 @@
 //! `bc` in the application registry.
 
-use crate::app::{App, AppError, AppSpec, Input, Param, PerNode, RunContext, Values};
+use crate::app::{Answer, App, AppError, AppSpec, Param, PerNode, RunContext, Source, Values};
 use crate::bc::{self, BcConfig, BcOutput, Layout, Queues};
 use crate::variants::{Variant, Variants};
 use crate::VerifyError;
@@ -8,6 +8,7 @@ use ordo_exec::{ExecConfig, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
+use std::sync::Arc;
 
 /// One method: level-synchronous Brandes with its own queues, not a priority scheduler.
 pub const VARIANTS: Variants = Variants {
@@ -22,7 +23,7 @@ pub const VARIANTS: Variants = Variants {
 pub struct Bc;
 
 pub struct Prepared {
-    graph: Graph,
+    graph: Arc<Graph>,
     /// Node indices, in order (the first lays out ADL).
     sources: Vec<u32>,
     seed: u64,
@@ -30,13 +31,13 @@ pub struct Prepared {
 }
 
 /// The sources `--source` or `--sources` name.
-fn sources_of(g: &Graph, values: &Values) -> Result<Vec<u32>, AppError> {
-    let n = g.num_nodes();
+fn sources_of(source: &mut dyn Source, values: &Values) -> Result<Vec<u32>, AppError> {
+    if let Some(id) = values.int("source") {
+        return Ok(vec![source.node("source", id)?]);
+    }
+    let n = source.graph().num_nodes();
     if n == 0 {
         return Err(AppError::Input("the graph has no nodes".into()));
-    }
-    if let Some(id) = values.int("source") {
-        return Ok(vec![g.node_from_file_id(id)?]);
     }
     let spec = values.text("sources").unwrap_or("50").trim();
     if spec == "all" {
@@ -59,7 +60,7 @@ fn sources_of(g: &Graph, values: &Values) -> Result<Vec<u32>, AppError> {
         let id: u64 = part
             .parse()
             .map_err(|_| usage(format!("--sources: '{part}' is not a node id")))?;
-        out.push(g.node_from_file_id(id)?);
+        out.push(source.node("source", id)?);
     }
     if out.is_empty() {
         return Err(usage("--sources: the list names no node".into()));
@@ -126,13 +127,13 @@ impl App for Bc {
     };
 
     fn prepare(
-        input: Input,
+        source: &mut dyn Source,
         values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
-        let g = input.graph;
-        let sources = sources_of(&g, values)?;
+        let sources = sources_of(source, values)?;
+        let g = source.graph();
         if g.is_weighted() {
             notes
                 .push("betweenness counts shortest paths in hops: edge weights are ignored".into());
@@ -183,6 +184,10 @@ impl App for Bc {
 
     fn per_node<'a>(_p: &'a Prepared, out: &'a BcOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| format!("{:.9e}", out.scores[v as usize])))
+    }
+
+    fn answer(_p: &Prepared, out: BcOutput) -> Answer {
+        Answer::Floats(out.scores)
     }
 
     fn summary(

@@ -1,8 +1,8 @@
 //! `bfs` in the application registry.
 
 use crate::app::{
-    build_in_edges, by_name, in_edges, node_or_first, or_inf, same, widen, App, AppError, AppSpec,
-    Input, PerNode, RunContext, Values,
+    by_name, floats, node_or_first, or_inf, same, widen, Answer, App, AppError, AppSpec, PerNode,
+    RunContext, Source, Values, WithInEdges,
 };
 use crate::bfs::{self, BfsOutput, BfsTask};
 use crate::variants::{Variant, Variants, PRIORITY};
@@ -11,6 +11,7 @@ use ordo_exec::{ExecConfig, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
+use std::sync::Arc;
 
 by_name!(
     /// [`bfs::run`] from `src` on a scheduler chosen by name.
@@ -32,11 +33,10 @@ pub const VARIANTS: Variants = Variants {
 pub struct Bfs;
 
 pub struct Prepared {
-    graph: Graph,
+    graph: Arc<Graph>,
     source: u32,
-    symmetric: bool,
-    /// Seconds building the in-edges took (the direction-optimizing method).
-    prep_s: Option<f64>,
+    /// The direction-optimizing method's in-edges.
+    pull: Option<WithInEdges>,
 }
 
 impl App for Bfs {
@@ -58,19 +58,22 @@ impl App for Bfs {
     };
 
     fn prepare(
-        mut input: Input,
+        source: &mut dyn Source,
         values: &Values,
         method: &Variant,
         _notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
-        let source = node_or_first(&input.graph, values.int("source"))?;
+        let src = node_or_first(source, "source", values.int("source"))?;
         // Bottom-up steps read in-edges.
-        let prep_s = (!method.scheduled).then(|| build_in_edges(&mut input));
+        let pull = (!method.scheduled).then(|| WithInEdges::of(source));
+        let graph = match &pull {
+            Some(w) => w.graph.clone(),
+            None => source.graph(),
+        };
         Ok(Prepared {
-            graph: input.graph,
-            source,
-            symmetric: input.symmetric,
-            prep_s,
+            graph,
+            source: src,
+            pull,
         })
     }
 
@@ -89,15 +92,10 @@ impl App for Bfs {
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<BfsOutput, AppError> {
-        let g = &p.graph;
-        match sched {
-            Some(s) => Ok(by_name(s, exec, g, p.source)?),
-            None => Ok(bfs::direction::run(
-                g,
-                in_edges(g, p.symmetric),
-                p.source,
-                exec,
-            )?),
+        match (sched, &p.pull) {
+            (Some(s), _) => Ok(by_name(s, exec, &p.graph, p.source)?),
+            (None, Some(w)) => Ok(bfs::direction::run(&w.graph, w.in_edges(), p.source, exec)?),
+            (None, None) => unreachable!("prepared without in-edges for a frontier method"),
         }
     }
 
@@ -121,6 +119,10 @@ impl App for Bfs {
         Some(Box::new(|v| or_inf(out.level[v as usize], bfs::UNREACHED)))
     }
 
+    fn answer(_p: &Prepared, out: BfsOutput) -> Answer {
+        floats(&out.level, bfs::UNREACHED)
+    }
+
     fn summary(
         p: &Prepared,
         runs: &[BfsOutput],
@@ -133,7 +135,7 @@ impl App for Bfs {
         json!({
             "algo": ctx.method.name,
             "source": p.graph.file_id(p.source),
-            "prep_s": p.prep_s,
+            "prep_s": p.pull.as_ref().map(|w| w.prep_s),
             "stale_tasks": out.stats.stale_tasks,
             "top_down_steps": frontier.then_some(out.stats.top_down_steps),
             "bottom_up_steps": frontier.then_some(out.stats.bottom_up_steps),

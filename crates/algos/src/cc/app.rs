@@ -1,7 +1,8 @@
 //! `cc` in the application registry.
 
 use crate::app::{
-    by_name, same, widen, App, AppError, AppSpec, Input, PerNode, RunContext, Undirected, Values,
+    by_name, ints, same, widen, Answer, App, AppError, AppSpec, PerNode, RunContext, Source,
+    Undirected, Values,
 };
 use crate::cc::{self, CcOutput, CcTask};
 use crate::variants::{Variant, Variants, PRIORITY};
@@ -49,12 +50,12 @@ impl App for Cc {
     };
 
     fn prepare(
-        input: Input,
+        source: &mut dyn Source,
         _values: &Values,
         _method: &Variant,
-        _notes: &mut Vec<String>,
+        notes: &mut Vec<String>,
     ) -> Result<Undirected, AppError> {
-        Undirected::of(input)
+        Undirected::of(source, false, notes)
     }
 
     fn graph(p: &Undirected) -> &Graph {
@@ -98,6 +99,10 @@ impl App for Cc {
         Some(Box::new(|v| {
             p.graph.file_id(out.label[v as usize]).to_string()
         }))
+    }
+
+    fn answer(_p: &Undirected, out: CcOutput) -> Answer {
+        ints(&out.label)
     }
 
     fn summary(

@@ -1,8 +1,8 @@
 //! `kcore` in the application registry.
 
 use crate::app::{
-    by_name, or_inf, same, widen, App, AppError, AppSpec, Input, PerNode, RunContext, Undirected,
-    Values,
+    by_name, ints, or_inf, same, widen, Answer, App, AppError, AppSpec, PerNode, RunContext,
+    Source, Undirected, Values,
 };
 use crate::kcore::{self, KcoreOutput, KcoreTask};
 use crate::variants::{Variant, Variants};
@@ -55,12 +55,12 @@ impl App for Kcore {
     };
 
     fn prepare(
-        input: Input,
+        source: &mut dyn Source,
         _values: &Values,
         _method: &Variant,
-        _notes: &mut Vec<String>,
+        notes: &mut Vec<String>,
     ) -> Result<Undirected, AppError> {
-        Undirected::of(input)
+        Undirected::of(source, false, notes)
     }
 
     fn graph(p: &Undirected) -> &Graph {
@@ -101,6 +101,10 @@ impl App for Kcore {
 
     fn per_node<'a>(_p: &'a Undirected, out: &'a KcoreOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| or_inf(out.core[v as usize], u32::MAX)))
+    }
+
+    fn answer(_p: &Undirected, out: KcoreOutput) -> Answer {
+        ints(&out.core)
     }
 
     fn summary(

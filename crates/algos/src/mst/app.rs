@@ -1,8 +1,6 @@
 //! `mst` in the application registry.
 
-use crate::app::{
-    by_name, ensure_weights, App, AppError, AppSpec, Input, RunContext, Undirected, Values,
-};
+use crate::app::{by_name, Answer, App, AppError, AppSpec, RunContext, Source, Undirected, Values};
 use crate::mst::{self, Edge, MstOutput, MstTask};
 use crate::variants::{Variant, Variants};
 use crate::VerifyError;
@@ -56,15 +54,14 @@ impl App for Mst {
     };
 
     fn prepare(
-        mut input: Input,
+        source: &mut dyn Source,
         _values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
     ) -> Result<Undirected, AppError> {
-        // Weights go on the directed input first, so that both arcs of an edge agree once the
-        // undirected view keeps the lighter of the two.
-        ensure_weights(&mut input, notes);
-        Undirected::of(input)
+        // The view of the weighted input: both arcs of an edge agree once the undirected
+        // view keeps the lighter of the two.
+        Undirected::of(source, true, notes)
     }
 
     fn graph(p: &Undirected) -> &Graph {
@@ -107,6 +104,13 @@ impl App for Mst {
             expected.len(),
             expected.iter().map(|e| e.weight as u64).sum::<u64>()
         )))
+    }
+
+    /// Three columns: the edges' ends (`a < b`) and weights.
+    fn answer(_p: &Undirected, out: MstOutput) -> Answer {
+        let column =
+            |f: fn(&Edge) -> u32| Answer::Ints(out.edges.iter().map(|e| f(e) as i64).collect());
+        Answer::Tuple(vec![column(|e| e.a), column(|e| e.b), column(|e| e.weight)])
     }
 
     fn summary(

@@ -1,8 +1,8 @@
 //! `pagerank` in the application registry.
 
 use crate::app::{
-    build_in_edges, by_name, in_edges, App, AppError, AppSpec, Input, Param, PerNode, RunContext,
-    Values,
+    by_name, Answer, App, AppError, AppSpec, Param, PerNode, RunContext, Source, Values,
+    WithInEdges,
 };
 use crate::pagerank::pull::{self, Sweep};
 use crate::pagerank::{self, PrOutput, PrTask, PriorityKind, Scores};
@@ -12,6 +12,7 @@ use ordo_exec::{ExecConfig, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
+use std::sync::Arc;
 
 by_name!(
     /// [`pagerank::run`] to `tolerance` with residual priorities of `kind`, on a scheduler
@@ -43,14 +44,13 @@ pub const VARIANTS: Variants = Variants {
 pub struct Pagerank;
 
 pub struct Prepared {
-    graph: Graph,
-    symmetric: bool,
+    graph: Arc<Graph>,
+    /// The pull methods' in-edges.
+    pull: Option<WithInEdges>,
     tolerance: f64,
     /// `--priority` as given (the scheduled method's residual priorities).
     priority: Option<String>,
     sweep: Sweep,
-    /// Seconds building the in-edges took (the pull methods).
-    prep_s: Option<f64>,
 }
 
 impl Prepared {
@@ -98,7 +98,7 @@ impl App for Pagerank {
     };
 
     fn prepare(
-        mut input: Input,
+        source: &mut dyn Source,
         values: &Values,
         method: &Variant,
         notes: &mut Vec<String>,
@@ -109,21 +109,21 @@ impl App for Pagerank {
                 "--tolerance {tolerance}: must be in (0, 1)"
             )));
         }
-        if input.graph.num_nodes() == 0 {
+        let loaded = source.graph();
+        if loaded.num_nodes() == 0 {
             return Err(AppError::Input("the graph has no nodes".into()));
         }
-        if input.graph.is_weighted() {
+        if loaded.is_weighted() {
             notes.push("PageRank ignores edge weights: every arc counts once".into());
         }
         // Pulling reads in-edges.
-        let prep_s = (!method.scheduled).then(|| build_in_edges(&mut input));
+        let pull = (!method.scheduled).then(|| WithInEdges::of(source));
         Ok(Prepared {
-            graph: input.graph,
-            symmetric: input.symmetric,
+            graph: pull.as_ref().map_or(loaded, |w| w.graph.clone()),
+            pull,
             tolerance,
             priority: values.text("priority").map(String::from),
             sweep: Sweep::of_method(method.name),
-            prep_s,
         })
     }
 
@@ -137,14 +137,19 @@ impl App for Pagerank {
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<Scores, AppError> {
-        let g = &p.graph;
-        match sched {
-            Some(s) => Ok(Scores::Pushed(by_name(s, exec, g, p.tolerance, p.kind())?)),
-            None => {
-                let incoming = in_edges(g, p.symmetric);
-                let out = pull::run(g, incoming, p.tolerance, p.sweep, exec)?;
+        match (sched, &p.pull) {
+            (Some(s), _) => Ok(Scores::Pushed(by_name(
+                s,
+                exec,
+                &p.graph,
+                p.tolerance,
+                p.kind(),
+            )?)),
+            (None, Some(w)) => {
+                let out = pull::run(&w.graph, w.in_edges(), p.tolerance, p.sweep, exec)?;
                 Ok(Scores::Pulled(out))
             }
+            (None, None) => unreachable!("prepared without in-edges for a pull method"),
         }
     }
 
@@ -162,6 +167,13 @@ impl App for Pagerank {
 
     fn per_node<'a>(_p: &'a Prepared, out: &'a Scores) -> Option<PerNode<'a>> {
         Some(Box::new(|v| format!("{:.9e}", out.score()[v as usize])))
+    }
+
+    fn answer(_p: &Prepared, out: Scores) -> Answer {
+        match out {
+            Scores::Pushed(o) => Answer::Floats(o.score),
+            Scores::Pulled(o) => Answer::Floats(o.score),
+        }
     }
 
     fn summary(
@@ -195,7 +207,7 @@ impl App for Pagerank {
             "stopping_rule": if scheduled { "residual" } else { "l1-change" },
             "priority": scheduled.then(|| p.priority.as_deref().unwrap_or("pr")),
             "sweep": pulled.map(|_| format!("{:?}", p.sweep)),
-            "prep_s": p.prep_s,
+            "prep_s": p.pull.as_ref().map(|w| w.prep_s),
             "tolerance": p.tolerance,
             "damping": pagerank::DAMPING,
             "top": ids(&pagerank::top(out.score(), 10)),

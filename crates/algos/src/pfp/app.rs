@@ -1,7 +1,7 @@
 //! `pfp` in the application registry.
 
 use crate::app::{
-    node_or_first, App, AppError, AppSpec, Input, Param, PerNode, RunContext, Values,
+    node_or_first, Answer, App, AppError, AppSpec, Param, PerNode, RunContext, Source, Values,
 };
 use crate::pfp::{self, PfpError, PfpOutput};
 use crate::variants::{Variant, Variants, PRIORITY};
@@ -10,6 +10,7 @@ use ordo_exec::{ExecConfig, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
+use std::sync::Arc;
 
 /// One method: preflow-push, highest label first, on the scheduler.
 pub const VARIANTS: Variants = Variants {
@@ -20,7 +21,7 @@ pub const VARIANTS: Variants = Variants {
 pub struct Pfp;
 
 pub struct Prepared {
-    graph: Graph,
+    graph: Arc<Graph>,
     source: u32,
     sink: u32,
 }
@@ -57,21 +58,21 @@ impl App for Pfp {
     };
 
     fn prepare(
-        input: Input,
+        source: &mut dyn Source,
         values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
-        let g = input.graph;
+        let g = source.graph();
         let n = g.num_nodes();
         if n < 2 {
             return Err(AppError::Input("a flow needs at least two nodes".into()));
         }
-        let source = node_or_first(&g, values.int("source"))?;
         let sink = match values.int("sink") {
-            Some(id) => g.node_from_file_id(id)?,
+            Some(id) => source.node("sink", id)?,
             None => n as u32 - 1,
         };
+        let source = node_or_first(source, "source", values.int("source"))?;
         if source == sink {
             return Err(AppError::Input(format!(
                 "the source and the sink are the same node ({})",
@@ -139,6 +140,11 @@ impl App for Pfp {
             }
             .to_string()
         }))
+    }
+
+    /// The flow's value and the source side of a minimum cut.
+    fn answer(_p: &Prepared, out: PfpOutput) -> Answer {
+        Answer::Tuple(vec![Answer::Int(out.flow), Answer::Bools(out.source_side)])
     }
 
     fn summary(

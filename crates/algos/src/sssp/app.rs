@@ -1,8 +1,8 @@
 //! `sssp` in the application registry.
 
 use crate::app::{
-    by_name, ensure_weights, node_or_first, or_inf, same, App, AppError, AppSpec, Input, Param,
-    PerNode, RunContext, Values,
+    by_name, floats, node_or_first, or_inf, same, Answer, App, AppError, AppSpec, Param, PerNode,
+    RunContext, Source, Values,
 };
 use crate::sssp::{self, SsspOutput, SsspTask};
 use crate::variants::{Variant, Variants};
@@ -11,6 +11,7 @@ use ordo_exec::{ExecConfig, RunReport};
 use ordo_graph::{Graph, WeightSpec};
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
+use std::sync::Arc;
 
 by_name!(
     /// [`sssp::run`] from `src` on a scheduler chosen by name.
@@ -47,7 +48,7 @@ pub(crate) const fn delta_param(help: &'static str) -> Param {
 pub struct Sssp;
 
 pub struct Prepared {
-    graph: Graph,
+    graph: Arc<Graph>,
     source: u32,
     delta: u32,
     weights: Option<WeightSpec>,
@@ -78,22 +79,22 @@ impl App for Sssp {
     };
 
     fn prepare(
-        mut input: Input,
+        source: &mut dyn Source,
         values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
-        ensure_weights(&mut input, notes);
-        let source = node_or_first(&input.graph, values.int("source"))?;
+        let graph = source.weighted(notes);
+        let src = node_or_first(source, "source", values.int("source"))?;
         let delta = match values.int("delta") {
             Some(d) => d as u32,
-            None => sssp::default_delta(&input.graph),
+            None => sssp::default_delta(&graph),
         };
         Ok(Prepared {
-            graph: input.graph,
-            source,
+            graph,
+            source: src,
             delta,
-            weights: input.weights,
+            weights: source.weights(),
         })
     }
 
@@ -137,6 +138,10 @@ impl App for Sssp {
         Some(Box::new(|v| {
             or_inf(out.dist[v as usize], sssp::UNREACHABLE)
         }))
+    }
+
+    fn answer(_p: &Prepared, out: SsspOutput) -> Answer {
+        floats(&out.dist, sssp::UNREACHABLE)
     }
 
     fn summary(

@@ -1,6 +1,6 @@
 //! `tc` in the application registry.
 
-use crate::app::{by_name, App, AppError, AppSpec, Input, RunContext, Undirected, Values};
+use crate::app::{by_name, Answer, App, AppError, AppSpec, RunContext, Source, Undirected, Values};
 use crate::tc::{self, TcOutput, TcTask};
 use crate::variants::{Variant, Variants, PRIORITY};
 use crate::VerifyError;
@@ -41,12 +41,12 @@ impl App for Tc {
     };
 
     fn prepare(
-        input: Input,
+        source: &mut dyn Source,
         _values: &Values,
         _method: &Variant,
-        _notes: &mut Vec<String>,
+        notes: &mut Vec<String>,
     ) -> Result<Undirected, AppError> {
-        Undirected::of(input)
+        Undirected::of(source, false, notes)
     }
 
     fn graph(p: &Undirected) -> &Graph {
@@ -79,6 +79,10 @@ impl App for Tc {
             "{} triangles, the serial oracle counts {expected}",
             out.triangles
         )))
+    }
+
+    fn answer(_p: &Undirected, out: TcOutput) -> Answer {
+        Answer::Int(out.triangles)
     }
 
     fn summary(
