@@ -12,40 +12,14 @@ array([0., 1., 1., 2.])
 >>> ordo.pagerank(G).argmax()
 np.int64(3)
 
-Applications: :func:`sssp`, :func:`bfs`, :func:`astar`, :func:`pagerank`, :func:`cc`,
-:func:`kcore`, :func:`tc`, :func:`mst`, :func:`bc`, :func:`max_flow`; :func:`schedulers`
-lists the schedulers and their parameters. Bad files raise :class:`GraphFormatError`.
+One function per application (``ordo._algorithms``; :func:`applications` lists them with
+their methods and parameters); :func:`schedulers` lists the schedulers and their
+parameters. Bad files raise :class:`GraphFormatError`.
 """
 
 from ._ordo import GraphFormatError, __version__
 from ._graph import Graph
-from ._algorithms import (
-    astar,
-    bc,
-    bfs,
-    cc,
-    kcore,
-    max_flow,
-    mst,
-    pagerank,
-    schedulers,
-    sssp,
-    tc,
-)
+from . import _algorithms
+from ._algorithms import *  # noqa: F401,F403 (the applications, listed in _algorithms.__all__)
 
-__all__ = [
-    "Graph",
-    "GraphFormatError",
-    "astar",
-    "bc",
-    "bfs",
-    "cc",
-    "kcore",
-    "max_flow",
-    "mst",
-    "pagerank",
-    "schedulers",
-    "sssp",
-    "tc",
-    "__version__",
-]
+__all__ = ["Graph", "GraphFormatError", "__version__"] + _algorithms.__all__

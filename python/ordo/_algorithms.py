@@ -30,6 +30,21 @@ import numpy as np
 from . import _ordo
 from ._graph import Graph
 
+__all__ = [
+    "applications",
+    "astar",
+    "bc",
+    "bfs",
+    "cc",
+    "kcore",
+    "max_flow",
+    "mst",
+    "pagerank",
+    "schedulers",
+    "sssp",
+    "tc",
+]
+
 
 def _native(G: Graph) -> _ordo.Graph:
     if not isinstance(G, Graph):
@@ -362,6 +377,20 @@ def max_flow(
     """
     values = {"source": _node("source", source), "sink": _node("sink", sink)}
     return _run("pfp", G, values, "auto", scheduler, threads, params, report)
+
+
+def applications() -> List[Dict[str, Any]]:
+    """Every application ordo has: ``name``, ``about``, its methods (``algos``, for
+    ``algo=``; the first is what ``"auto"`` runs unless a scheduler is asked for) and its
+    parameters (``params``, by the names the command line uses).
+
+    >>> import ordo
+    >>> [a["name"] for a in ordo.applications()][:3]
+    ['sssp', 'bfs', 'astar']
+    >>> next(a for a in ordo.applications() if a["name"] == "bfs")["algos"]
+    ['direction', 'priority']
+    """
+    return _ordo.applications()
 
 
 def schedulers() -> List[Dict[str, Any]]:

@@ -67,9 +67,9 @@ class Graph:
     integer edge weights, stored as compressed sparse rows.
 
     An undirected graph is stored with both arcs of every edge. Graphs are immutable: methods
-    that change something (:meth:`with_coordinates`) return a new graph. Applications that
-    work on undirected graphs (``cc``, ``kcore``, ``tc``, ``mst``) use the undirected simple
-    view (both directions, no self-loops, one arc per pair), built once and cached.
+    that change something (:meth:`with_coordinates`) return a new graph. Applications on
+    undirected graphs (their docstrings say so) use the undirected simple view (both
+    directions, no self-loops, one arc per pair), built once and cached.
 
     Node ids in Python are always the 0-based positions of the CSR. Files number nodes their
     own way: DIMACS, METIS and Matrix Market count from 1, so file id ``k`` is node ``k - 1``

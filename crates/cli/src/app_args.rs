@@ -26,11 +26,14 @@ pub fn command(spec: &AppSpec) -> Command {
         );
     }
     // After the flattened flag groups, whose own docs would otherwise become the about text.
-    let cmd = RunArgs::augment_args(cmd).about(spec.about);
-    match spec.after_help {
-        Some(h) => cmd.after_help(h),
-        None => cmd,
-    }
+    let mut after_help = spec
+        .after_help
+        .map(|h| format!("{h}\n\n"))
+        .unwrap_or_default();
+    after_help += &format!("Examples:\n  {}", spec.examples.join("\n  "));
+    RunArgs::augment_args(cmd)
+        .about(spec.about)
+        .after_help(after_help)
 }
 
 fn arg(p: &Param) -> Arg {

@@ -21,33 +21,7 @@ use error::{CliError, CliResult};
 #[command(
     name = "ordo",
     version,
-    about = "Parallel graph analytics on relaxed concurrent priority schedulers",
-    after_help = "Examples:
-  ordo demo
-  ordo sssp USA-road-d.NY.gr.gz --threads 2 --repeat 5
-  ordo sssp USA-road-d.NY.gr.gz --threads 2 --scheduler obim --delta 12 --repeat 5
-  ordo sssp USA-road-d.NY.gr.gz --scheduler smq --param p_steal=1/4 --param steal_size=8
-  ordo bfs soc-Slashdot0902.txt.gz --json
-  ordo astar osm-rome.gr.gz --coords osm-rome.co.gz --source 1 --target 3000
-  ordo pagerank web-graph.txt.gz --priority prd --tolerance 1e-8
-  ordo cc soc-Slashdot0902.txt.gz --threads 2
-  ordo kcore email-Enron.txt.gz --out core.txt
-  ordo tc facebook_combined.txt.gz --scheduler fifo
-  ordo mst USA-road-d.NY.gr.gz --threads 2
-  ordo bc USA-road-d.NY.gr.gz --sources 32 --seed 7 --working-set
-  ordo bc email-Enron.txt.gz --sources 1,5,9 --layout input --queues dynamic
-  ordo pfp USA-road-d.NY.gr.gz --source 1 --sink 264346 --out cut.txt
-  ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt
-  ordo sssp USA-road-d.NY.gr.gz --breakdown
-  ordo simulate sssp USA-road-d.NY.gr.gz --scheduler smq --workers 1,16,64,256
-  ordo bench seed000-fig6 --quick --out fig6
-  ordo info email-Enron.txt.gz
-  ordo convert USA-road-d.NY.gr.gz ny.ordo
-  ordo gen kronecker --scale 16 -o kron16.ordo
-  ordo schedulers
-
-Exit status: 0 success, 1 bad input or failed verification, 2 bad usage, 130 interrupted
-(the first Ctrl-C stops the run and prints what it did; a second one quits at once)."
+    about = "Parallel graph analytics on relaxed concurrent priority schedulers"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -102,10 +76,33 @@ embedded in the repository. A graph that is missing is skipped with a note.")]
     },
 }
 
+/// The tools' examples, after the applications' own (from the registry).
+const TOOL_EXAMPLES: &[&str] = &[
+    "ordo simulate sssp USA-road-d.NY.gr.gz --scheduler smq --workers 1,16,64,256",
+    "ordo bench seed000-fig6 --quick --out fig6",
+    "ordo info email-Enron.txt.gz",
+    "ordo convert USA-road-d.NY.gr.gz ny.ordo",
+    "ordo gen kronecker --scale 16 -o kron16.ordo",
+    "ordo schedulers",
+];
+
+const EXIT_STATUS: &str = "Exit status: 0 success, 1 bad input or failed verification, 2 bad \
+usage, 130 interrupted
+(the first Ctrl-C stops the run and prints what it did; a second one quits at once).";
+
 /// The command line: the applications of the registry (generated from their declarations,
 /// `app_args.rs`) listed first, then the tools.
 fn command() -> clap::Command {
-    let mut cmd = Cli::command();
+    let examples: Vec<&str> = std::iter::once("ordo demo")
+        .chain(
+            ordo_algos::APPS
+                .iter()
+                .flat_map(|a| a.examples.iter().copied()),
+        )
+        .chain(TOOL_EXAMPLES.iter().copied())
+        .collect();
+    let after_help = format!("Examples:\n  {}\n\n{EXIT_STATUS}", examples.join("\n  "));
+    let mut cmd = Cli::command().after_help(after_help);
     let tools: Vec<String> = cmd
         .get_subcommands()
         .map(|c| c.get_name().to_string())

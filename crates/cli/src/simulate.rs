@@ -26,7 +26,7 @@ pub fn apps() -> Vec<&'static str> {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimulateArgs {
-    /// Application: sssp, bfs, pagerank, cc, kcore, mst or tc
+    /// Application: one with a priority-scheduled method (the possible values below)
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(apps()))]
     pub app: String,
     #[command(flatten)]

@@ -42,6 +42,8 @@ pub struct AppSpec {
     pub about: &'static str,
     /// More help after the flags, if any.
     pub after_help: Option<&'static str>,
+    /// Command lines that show it off, for `--help`.
+    pub examples: &'static [&'static str],
     pub params: &'static [Param],
     /// Its methods; one method means no `--algo`.
     pub variants: &'static Variants,

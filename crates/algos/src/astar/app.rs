@@ -57,6 +57,7 @@ impl App for Astar {
         about: "A* shortest path to one target with a straight-line estimate (verified against \
                 Dijkstra)",
         after_help: None,
+        examples: &["ordo astar osm-rome.gr.gz --coords osm-rome.co.gz --source 1 --target 3000"],
         params: &[
             Param::path(
                 "coords",

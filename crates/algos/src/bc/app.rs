@@ -81,6 +81,10 @@ impl App for Bc {
             "bc distributes each BFS level with its own queues (--queues, --task): \
              --scheduler, --param and --chunk do not apply. --out writes `id score` per node.",
         ),
+        examples: &[
+            "ordo bc USA-road-d.NY.gr.gz --sources 32 --seed 7 --working-set",
+            "ordo bc email-Enron.txt.gz --sources 1,5,9 --layout input --queues dynamic",
+        ],
         params: &[
             Param::node(
                 "source",

@@ -49,6 +49,7 @@ impl App for Bfs {
         about: "Breadth-first search levels, direction-optimizing by default (verified against \
                 a queue BFS)",
         after_help: None,
+        examples: &["ordo bfs soc-Slashdot0902.txt.gz --json"],
         params: &[crate::sssp::app::SOURCE],
         variants: &VARIANTS,
         headline: &["algo", "reached", "level_sum", "max_level"],

@@ -41,6 +41,7 @@ impl App for Cc {
         about: "Connected components of the undirected view, by Afforest by default (verified \
                 against union-find)",
         after_help: None,
+        examples: &["ordo cc soc-Slashdot0902.txt.gz --threads 2"],
         params: &[],
         variants: &VARIANTS,
         headline: &["algo", "components", "largest"],

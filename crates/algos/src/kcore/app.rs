@@ -46,6 +46,7 @@ impl App for Kcore {
         about: "Core numbers, by parallel bucketed peeling by default (verified against bucket \
                 peeling)",
         after_help: None,
+        examples: &["ordo kcore email-Enron.txt.gz --out core.txt"],
         params: &[],
         variants: &VARIANTS,
         headline: &["algo", "max_core", "in_max_core"],

@@ -42,6 +42,7 @@ impl App for Mst {
         about: "Minimum spanning forest, by parallel Boruvka by default (verified against \
                 Kruskal)",
         after_help: None,
+        examples: &["ordo mst USA-road-d.NY.gr.gz --threads 2"],
         params: &[],
         variants: &VARIANTS,
         headline: &["algo", "weight", "edges", "components"],

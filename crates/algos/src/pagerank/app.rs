@@ -72,6 +72,7 @@ impl App for Pagerank {
         about: "PageRank (networkx's definition), pull iteration by default (verified against \
                 power iteration)",
         after_help: None,
+        examples: &["ordo pagerank web-graph.txt.gz --priority prd --tolerance 1e-8"],
         params: &[
             Param::choice(
                 "priority",

@@ -40,6 +40,7 @@ impl App for Pfp {
             "Capacities are the edge weights (1 when unweighted). --out writes each node's \
              side of the minimum cut: `id S` or `id T`.",
         ),
+        examples: &["ordo pfp USA-road-d.NY.gr.gz --source 1 --sink 264346 --out cut.txt"],
         params: &[
             Param::node(
                 "source",

@@ -63,6 +63,13 @@ impl App for Sssp {
         name: "sssp",
         about: "Single-source shortest paths (verified against serial Dijkstra)",
         after_help: None,
+        examples: &[
+            "ordo sssp USA-road-d.NY.gr.gz --threads 2 --repeat 5",
+            "ordo sssp USA-road-d.NY.gr.gz --threads 2 --scheduler obim --delta 12 --repeat 5",
+            "ordo sssp USA-road-d.NY.gr.gz --scheduler smq --param p_steal=1/4 --param steal_size=8",
+            "ordo sssp graph.mtx.gz --weights 1:255:1 --source 7 --out dist.txt",
+            "ordo sssp USA-road-d.NY.gr.gz --breakdown",
+        ],
         params: &[
             SOURCE,
             delta_param(

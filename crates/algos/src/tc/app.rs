@@ -32,6 +32,7 @@ impl App for Tc {
         name: "tc",
         about: "Triangle count of the undirected view (verified against a serial count)",
         after_help: None,
+        examples: &["ordo tc facebook_combined.txt.gz --scheduler fifo"],
         params: &[],
         variants: &VARIANTS,
         headline: &["triangles"],
