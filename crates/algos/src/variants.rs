@@ -32,14 +32,6 @@ pub(crate) const PRIORITY: Variant = Variant {
     scheduled: true,
 };
 
-/// The methods of the application `app` ([`crate::APPS`]).
-pub fn of(app: &str) -> Option<&'static Variants> {
-    crate::APPS
-        .iter()
-        .find(|a| a.name == app)
-        .map(|a| a.variants)
-}
-
 /// Why an `--algo` request cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {

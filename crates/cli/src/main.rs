@@ -3,7 +3,6 @@
 mod app_args;
 mod application;
 mod args;
-mod bench;
 mod demo;
 mod error;
 mod interrupt;
@@ -55,7 +54,7 @@ scheduler's; rank error is how many pending tasks had a better priority than the
 Runs are child `ordo ... --json` processes; a failed run is kept with its error and makes
 the exit status 1 at the end. Graph names resolve under --data; `amsterdam` is the graph
 embedded in the repository. A graph that is missing is skipped with a note.")]
-    Bench(bench::BenchArgs),
+    Bench(ordo_bench::BenchArgs),
     /// Describe a graph file
     Info(tools::InfoArgs),
     /// Convert a graph between formats (e.g. to ordo's fast binary format)
@@ -122,6 +121,17 @@ fn command() -> clap::Command {
     cmd
 }
 
+fn bench_error(e: ordo_bench::BenchError) -> CliError {
+    use ordo_bench::BenchError;
+    match e {
+        BenchError::Input(m) => CliError::input(m),
+        BenchError::Usage(m) => CliError::usage(m),
+        BenchError::Interrupted { done, total } => {
+            CliError::interrupted_between(done as u32, total as u32)
+        }
+    }
+}
+
 fn run(matches: &clap::ArgMatches) -> CliResult {
     if let Some((name, sub)) = matches.subcommand() {
         if let Some(result) = application::run_by_name(name, sub) {
@@ -131,7 +141,7 @@ fn run(matches: &clap::ArgMatches) -> CliResult {
     let cli = Cli::from_arg_matches(matches).unwrap_or_else(|e| e.exit());
     match &cli.command {
         Command::Simulate(a) => simulate::simulate_cmd(a),
-        Command::Bench(a) => bench::bench_cmd(a),
+        Command::Bench(a) => ordo_bench::bench_cmd(a, &interrupt::requested).map_err(bench_error),
         Command::Info(a) => tools::info_cmd(a),
         Command::Convert(a) => tools::convert_cmd(a),
         Command::Gen(a) => tools::gen_cmd(a),

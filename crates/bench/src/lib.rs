@@ -1,16 +1,19 @@
-//! `ordo bench`: run an experiment matrix from a preset or a TOML file, verify every run,
-//! keep every result, and draw the seeds' figures.
+//! ordo-bench, behind `ordo bench`: run an experiment matrix from a preset or a TOML file,
+//! verify every run, keep every result, and draw the seeds' figures.
 //!
 //! Each run is a child `ordo` process with `--json` (verification on), so a run that crashes
-//! or fails verification is recorded with its error and the matrix goes on.
+//! or fails verification is recorded with its error and the matrix goes on. The `ordo`
+//! binary is the running executable: this crate is a library of that binary.
 
+mod error;
 mod png;
 mod ratio;
 mod run;
 pub mod spec;
 mod svg;
 
-use crate::error::{note, CliError, CliResult};
+use error::note;
+pub use error::{BenchError, BenchResult};
 use run::{expand, number, run_all, text, GraphDirs};
 use serde_json::{Map, Value};
 use spec::Spec;
@@ -84,30 +87,32 @@ pub struct BenchArgs {
     pub repo: Option<PathBuf>,
 }
 
-fn load_spec(matrix: &str) -> CliResult<Spec> {
+fn load_spec(matrix: &str) -> BenchResult<Spec> {
     let (origin, source) = match PRESETS.iter().find(|(n, _)| *n == matrix) {
         Some((_, text)) => (format!("preset {matrix}"), text.to_string()),
         None if Path::new(matrix).is_file() => (
             matrix.to_string(),
             std::fs::read_to_string(matrix)
-                .map_err(|e| CliError::input(format!("{matrix}: {e}")))?,
+                .map_err(|e| BenchError::input(format!("{matrix}: {e}")))?,
         ),
         None => {
             let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
-            return Err(CliError::usage(format!(
+            return Err(BenchError::usage(format!(
                 "{matrix}: neither a preset ({}) nor a file",
                 names.join(", ")
             )));
         }
     };
-    toml::from_str(&source).map_err(|e| CliError::input(format!("{origin}: {e}")))
+    toml::from_str(&source).map_err(|e| BenchError::input(format!("{origin}: {e}")))
 }
 
-pub fn bench_cmd(a: &BenchArgs) -> CliResult {
+/// Runs `ordo bench` as `a` asks; `interrupted` says whether Ctrl-C asked to stop (checked
+/// between runs).
+pub fn bench_cmd(a: &BenchArgs, interrupted: &dyn Fn() -> bool) -> BenchResult {
     if a.list {
         for (name, text) in PRESETS {
-            let spec: Spec =
-                toml::from_str(text).map_err(|e| CliError::input(format!("preset {name}: {e}")))?;
+            let spec: Spec = toml::from_str(text)
+                .map_err(|e| BenchError::input(format!("preset {name}: {e}")))?;
             println!("{name:16} {}", spec.description);
         }
         return Ok(());
@@ -116,7 +121,7 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
         return peers(a);
     }
     let Some(matrix) = &a.matrix else {
-        return Err(CliError::usage(
+        return Err(BenchError::usage(
             "name a preset or a TOML file (ordo bench --list shows the presets)",
         ));
     };
@@ -136,14 +141,15 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
         return Ok(());
     }
     if jobs.is_empty() {
-        return Err(CliError::input(format!(
+        return Err(BenchError::input(format!(
             "{}: no run left to do (no graph found; set --data)",
             spec.name
         )));
     }
     std::fs::create_dir_all(&a.out)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.out.display())))?;
-    let exe = std::env::current_exe().map_err(|e| CliError::input(format!("ordo itself: {e}")))?;
+        .map_err(|e| BenchError::input(format!("{}: {e}", a.out.display())))?;
+    let exe =
+        std::env::current_exe().map_err(|e| BenchError::input(format!("ordo itself: {e}")))?;
     note(&format!(
         "{}: {} runs{}, results in {}",
         spec.name,
@@ -153,7 +159,7 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
     ));
     let limit = std::time::Duration::from_secs(a.run_limit);
     let jsonl = a.out.join("results.jsonl");
-    let mut rows = run_all(&exe, &jobs, &jsonl, limit)?;
+    let mut rows = run_all(&exe, &jobs, &jsonl, limit, interrupted)?;
     // Fields derived from the whole matrix: results.jsonl is written again with them.
     run::add_speedup(&mut rows);
     let lines: String = rows
@@ -183,7 +189,7 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
             Some(csv) => {
                 let path = a.out.join(format!("{}.csv", t.file));
                 std::fs::write(&path, &csv)
-                    .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+                    .map_err(|e| BenchError::input(format!("{}: {e}", path.display())))?;
                 println!("\n{} ({}):", t.title, path.display());
                 for line in csv.lines() {
                     let cells: Vec<String> = line.split(',').map(|c| format!("{c:>12}")).collect();
@@ -208,7 +214,7 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
         for r in &failed {
             eprintln!("failed: {}: {}", text(r, "command"), text(r, "error"));
         }
-        return Err(CliError::input(format!(
+        return Err(BenchError::input(format!(
             "{} of {} runs failed (kept in results.jsonl with their error)",
             failed.len(),
             rows.len()
@@ -217,8 +223,8 @@ pub fn bench_cmd(a: &BenchArgs) -> CliResult {
     Ok(())
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> CliResult {
-    std::fs::write(path, bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+fn write_file(path: &Path, bytes: &[u8]) -> BenchResult {
+    std::fs::write(path, bytes).map_err(|e| BenchError::input(format!("{}: {e}", path.display())))
 }
 
 /// The ordo repository (its scripts, `.venv` and embedded data): `--repo`, else
@@ -256,9 +262,9 @@ fn data_dir(a: &BenchArgs) -> PathBuf {
 
 /// `--peers`: `scripts/py_bench.py` with the repository's Python environment, its rows also
 /// in `OUT/peers.jsonl`.
-fn peers(a: &BenchArgs) -> CliResult {
+fn peers(a: &BenchArgs) -> BenchResult {
     let repo = repo(a).ok_or_else(|| {
-        CliError::input(
+        BenchError::input(
             "--peers needs ordo's repository (scripts/py_bench.py): run from inside it, or \
              pass --repo DIR or set ORDO_REPO",
         )
@@ -272,7 +278,7 @@ fn peers(a: &BenchArgs) -> CliResult {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ready || !script.is_file() {
-        return Err(CliError::input(format!(
+        return Err(BenchError::input(format!(
             "--peers needs ordo's Python package and scipy in {} (set ORDO_PYTHON to use \
              another): scripts/python_env.sh && .venv/bin/pip install . \
              (ORDO_PEERS=1 scripts/python_env.sh adds NetworKit, igraph and rustworkx)",
@@ -280,7 +286,7 @@ fn peers(a: &BenchArgs) -> CliResult {
         )));
     }
     std::fs::create_dir_all(&a.out)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.out.display())))?;
+        .map_err(|e| BenchError::input(format!("{}: {e}", a.out.display())))?;
     let jsonl = a.out.join("peers.jsonl");
     let _ = std::fs::remove_file(&jsonl);
     let mut cmd = std::process::Command::new(&python);
@@ -298,9 +304,9 @@ fn peers(a: &BenchArgs) -> CliResult {
     }
     let status = cmd
         .status()
-        .map_err(|e| CliError::input(format!("{}: {e}", python.display())))?;
+        .map_err(|e| BenchError::input(format!("{}: {e}", python.display())))?;
     if !status.success() {
-        return Err(CliError::input(
+        return Err(BenchError::input(
             "the peer comparison failed or a library disagreed with ordo (see above)",
         ));
     }
@@ -309,7 +315,7 @@ fn peers(a: &BenchArgs) -> CliResult {
 }
 
 /// Every field any result has, one row per run.
-fn write_csv(rows: &[Map<String, Value>], path: &Path) -> CliResult {
+fn write_csv(rows: &[Map<String, Value>], path: &Path) -> BenchResult {
     let keys: BTreeSet<&String> = rows
         .iter()
         .flat_map(|r| r.iter().filter(|(_, v)| !v.is_array()).map(|(k, _)| k))
@@ -341,7 +347,7 @@ fn write_csv(rows: &[Map<String, Value>], path: &Path) -> CliResult {
         let line: Vec<String> = cols.iter().map(|k| cell(text(r, k))).collect();
         out += &(line.join(",") + "\n");
     }
-    std::fs::write(path, out).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+    std::fs::write(path, out).map_err(|e| BenchError::input(format!("{}: {e}", path.display())))
 }
 
 fn print_table(rows: &[Map<String, Value>]) {

@@ -2,7 +2,7 @@
 //! keeping every result (flattened to `a.b` keys) for the table, the CSV and the figures.
 
 use super::spec::{Spec, Sweep};
-use crate::error::{CliError, CliResult};
+use crate::error::{BenchError, BenchResult};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Map, Value};
 use std::io::Write;
@@ -48,7 +48,9 @@ impl Job {
         a.extend(self.flags.iter().cloned());
         // A matrix compares schedulers: where the app also has methods without one, run its
         // scheduled version (`--scheduler auto` alone would pick the frontier method).
-        let has_variants = ordo_algos::variants::of(&self.app).is_some();
+        let has_variants = ordo_algos::APPS
+            .iter()
+            .any(|spec| spec.name == self.app && spec.has_methods());
         if !self.simulate && has_variants && !self.flags.iter().any(|f| f == "--algo") {
             a.extend(["--algo".into(), "priority".into()]);
         }
@@ -151,9 +153,10 @@ pub fn run_all(
     jobs: &[Job],
     jsonl: &Path,
     limit: Duration,
-) -> CliResult<Vec<Map<String, Value>>> {
+    interrupted: &dyn Fn() -> bool,
+) -> BenchResult<Vec<Map<String, Value>>> {
     let file = std::fs::File::create(jsonl)
-        .map_err(|e| CliError::input(format!("{}: {e}", jsonl.display())))?;
+        .map_err(|e| BenchError::input(format!("{}: {e}", jsonl.display())))?;
     let mut out = std::io::BufWriter::new(file);
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(
@@ -164,18 +167,18 @@ pub fn run_all(
     );
     let mut results = Vec::with_capacity(jobs.len());
     for job in jobs {
-        if crate::interrupt::requested() {
+        if interrupted() {
             bar.abandon();
-            return Err(CliError::interrupted_between(
-                results.len() as u32,
-                jobs.len() as u32,
-            ));
+            return Err(BenchError::Interrupted {
+                done: results.len(),
+                total: jobs.len(),
+            });
         }
         bar.set_message(job.label());
         let row = run_one(exe, job, limit);
         writeln!(out, "{}", Value::Object(row.clone()))
             .and_then(|_| out.flush())
-            .map_err(|e| CliError::input(format!("{}: {e}", jsonl.display())))?;
+            .map_err(|e| BenchError::input(format!("{}: {e}", jsonl.display())))?;
         results.push(row);
         bar.inc(1);
     }
