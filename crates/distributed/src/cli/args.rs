@@ -1,0 +1,136 @@
+//! ordo-dist's command line: the application, the graph, and how the ranks run it.
+
+use super::usage;
+use clap::{Parser, ValueEnum};
+use ordo_dist::net::DistResult;
+use ordo_algos::app::RunRequest;
+use ordo_sched::{parse_param, SchedulerConfig, Topology};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ordo-dist",
+    version,
+    about = "Distributed ordo on MPI: graph analytics over partitioned graphs",
+    after_help = "Launch with mpirun (as root add --allow-run-as-root; more ranks than cores need --oversubscribe):
+  mpirun -np 4 ordo-dist tc gen:er:16 --json
+  mpirun -np 2 ordo-dist sssp USA-road-d.NY.gr.gz --scheduler obim
+  mpirun -np 4 ordo-dist bfs ny.ordo --partition hash --threads 1
+  mpirun -np 2 ordo-dist pagerank soc-Slashdot0902.txt.gz --no-verify
+  mpirun -np 8 --hostfile hosts ordo-dist cc gen:kronecker:24 --no-verify --json
+
+GRAPH is a file (an .ordo binary is read in parts by every rank, by offsets; other formats
+are parsed once by rank 0 and scattered) or a generator that every rank runs for its share.
+The input flags (--format, --symmetrize, --drop-self-loops, --merge-parallel, --weights)
+are ordo's and give the same graph; sssp on an unweighted graph uses weights 1:255:1, as
+ordo does. Generators:
+  gen:kronecker:SCALE[:EDGE_FACTOR]   Graph500 Kronecker, 2^SCALE nodes
+  gen:er:SCALE[:FACTOR]               Erdos-Renyi like DIMACS10 er-fact1.5-scaleN
+  gen:uniform:N:M                     M uniform random arcs over N nodes
+Generated graphs are simple, with weights 1..255, and the same for any number of ranks.
+
+Verification gathers the graph and the result on rank 0 and compares with ordo's serial
+oracle; pass --no-verify when the graph does not fit on one machine.
+
+Exit status: 0 success, 1 bad input, a failed rank or failed verification, 2 bad usage."
+)]
+pub struct Args {
+    /// Application
+    #[arg(value_enum)]
+    pub app: App,
+    /// Graph file or generator (see below)
+    pub graph: String,
+    #[command(flatten)]
+    pub input: ordo_graph::InputFlags,
+    /// Source node (bfs, sssp), as the file numbers nodes [default: the first node]
+    #[arg(long)]
+    pub source: Option<u64>,
+    /// Scheduler inside every rank (see `ordo schedulers`)
+    #[arg(long, short = 's', default_value = "auto")]
+    pub scheduler: String,
+    /// Scheduler parameter key=value (repeatable)
+    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Worker threads per rank [default: the cores divided among the ranks on this host]
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+    /// Node-to-rank layout: ranges (contiguous, balanced by edges) or hash (v mod ranks)
+    #[arg(long, value_enum, default_value = "ranges")]
+    pub partition: Layout,
+    /// Bytes of records aggregated per destination before a message is sent
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(64..=(1 << 30)))]
+    pub aggregate: u64,
+    /// Send a partly filled buffer once it is this old (microseconds)
+    #[arg(long, default_value_t = 200)]
+    pub flush_us: u64,
+    /// Send every record: do not fold records for the same remote node at the sender
+    /// (keeping the best distance or label, summing PageRank shares)
+    #[arg(long)]
+    pub no_combine: bool,
+    /// Bound on each rank's buffered message bytes (e.g. 64M, 1G)
+    #[arg(long, default_value = "256M", value_parser = parse_bytes)]
+    pub buffer_limit: u64,
+    /// PageRank convergence, as `ordo pagerank --tolerance`
+    #[arg(long, default_value_t = 1e-6)]
+    pub tolerance: f64,
+    /// Seed of the generators
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Skip gathering the result on rank 0 and checking it against the serial oracle
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Do not pin worker threads to cores
+    #[arg(long)]
+    pub no_pin: bool,
+    /// Cap each rank's address space (e.g. 8G): a rank that needs more fails with an
+    /// allocation error and mpirun stops the whole job, instead of the machine swapping
+    #[arg(long, value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Print one JSON object (rank 0) instead of the text summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum App {
+    Bfs,
+    Sssp,
+    Cc,
+    Pagerank,
+    Tc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Layout {
+    Ranges,
+    Hash,
+}
+
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let (num, mult) = match s.as_bytes().last() {
+        Some(b'K' | b'k') => (&s[..s.len() - 1], 1u64 << 10),
+        Some(b'M' | b'm') => (&s[..s.len() - 1], 1 << 20),
+        Some(b'G' | b'g') => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a byte count (like 4096, 64K, 256M, 2G)"))?;
+    n.checked_mul(mult)
+        .filter(|&b| b >= 1 << 12)
+        .ok_or_else(|| format!("'{s}' must be at least 4K"))
+}
+
+/// The scheduler inside every rank, by ordo's run-spec builder (the same names, parameters
+/// and delta hint as `ordo`).
+pub fn scheduler(a: &Args, delta: Option<u32>) -> DistResult<SchedulerConfig> {
+    let mut params = Vec::new();
+    for p in &a.params {
+        params.push(parse_param(p).map_err(usage)?);
+    }
+    let request = RunRequest {
+        scheduler: a.scheduler.clone(),
+        params,
+        ..RunRequest::new(Topology::detect())
+    };
+    request.scheduler(delta).map_err(|e| usage(e.to_string()))
+}

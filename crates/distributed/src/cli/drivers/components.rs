@@ -1,0 +1,62 @@
+//! `cc`: connected components by label propagation, checked against union-find.
+
+use crate::cli::args::Args;
+use crate::cli::oracle::for_oracle;
+use crate::cli::report::record_check;
+use crate::cli::scheduler;
+use ordo_dist::apps::cc::Cc;
+use ordo_dist::graph::LocalGraph;
+use ordo_dist::mail::MailConfig;
+use ordo_dist::net::{DistResult, Net};
+use ordo_dist::runtime::{self, Ran};
+use ordo_exec::ExecConfig;
+use serde_json::{json, Map, Value};
+use std::time::Instant;
+
+pub fn components(
+    net: &Net,
+    a: &Args,
+    g: &LocalGraph,
+    exec: ExecConfig,
+    mail: &MailConfig,
+    out: &mut Map<String, Value>,
+) -> DistResult<Ran> {
+    let sched = scheduler(a, Some(ordo_algos::cc::delta_for(g.num_nodes() as u64)))?;
+    let app = Cc::new(g);
+    let initial = app.initial();
+    let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
+    let stale = Cc::stale(&ran.report);
+    let label = app.into_labels();
+    // A component's label is its smallest id, owned by the rank that owns that node.
+    let roots = (0..g.local_nodes())
+        .filter(|&l| label[l as usize] == g.global(l))
+        .count() as u64;
+    // Component sizes: count locally per label, add up at the label's owner.
+    let mut sorted = label.clone();
+    sorted.sort_unstable();
+    let mut to: Vec<Vec<u64>> = vec![Vec::new(); net.size];
+    let mut i = 0;
+    while i < sorted.len() {
+        let j = i + sorted[i..].partition_point(|&x| x == sorted[i]);
+        to[g.part.owner(sorted[i])].extend_from_slice(&[sorted[i] as u64, (j - i) as u64]);
+        i = j;
+    }
+    let (got, _) = net.exchange(&to)?;
+    let mut size = std::collections::HashMap::<u64, u64>::new();
+    for c in got.chunks_exact(2) {
+        *size.entry(c[0]).or_default() += c[1];
+    }
+    let largest = net.max_u64(size.values().copied().max().unwrap_or(0));
+    out.insert("scheduler".into(), json!(sched.label()));
+    out.insert("undirected_edges".into(), json!(g.m / 2));
+    out.insert("components".into(), json!(net.sum_u64(roots)));
+    out.insert("largest".into(), json!(largest));
+    out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
+    if let Some((full, all)) = for_oracle(net, a, g, &label)? {
+        let t = Instant::now();
+        let expect = ordo_algos::cc::serial_cc(&full);
+        let check = ordo_algos::compare(&all, &expect, |l| l.to_string(), |v| full.file_id(v));
+        record_check(out, check, t);
+    }
+    Ok(ran)
+}

@@ -1,0 +1,117 @@
+//! `bfs` and `sssp`: distances from one source, checked against a queue BFS or Dijkstra.
+
+use crate::cli::args::App;
+use crate::cli::args::Args;
+use crate::cli::oracle::for_oracle;
+use crate::cli::report::record_check;
+use crate::cli::{scheduler, usage};
+use ordo_dist::apps::{bfs, sssp::Paths};
+use ordo_dist::graph::LocalGraph;
+use ordo_dist::mail::MailConfig;
+use ordo_dist::net::{DistResult, Net};
+use ordo_dist::runtime::{self, Ran};
+use ordo_exec::ExecConfig;
+use serde_json::{json, Map, Value};
+use std::time::Instant;
+
+pub fn paths(
+    net: &Net,
+    a: &Args,
+    g: &LocalGraph,
+    exec: ExecConfig,
+    mail: &MailConfig,
+    out: &mut Map<String, Value>,
+) -> DistResult<Ran> {
+    let unit = a.app == App::Bfs;
+    let n = g.num_nodes() as u64;
+    let source = match a.source {
+        None => 0,
+        Some(id) => {
+            let base = g.id_base.offset();
+            if id < base || id - base >= n {
+                return Err(usage(format!(
+                    "--source {id} is not a node of this graph (ids {base}..{})",
+                    n + base - 1
+                )));
+            }
+            (id - base) as u32
+        }
+    };
+    let delta = if unit {
+        0
+    } else {
+        let local = g.delta_inputs();
+        ordo_algos::delta::delta_for(&ordo_algos::delta::DeltaInputs {
+            active_nodes: net.sum_u64(local.active_nodes),
+            arcs: net.sum_u64(local.arcs),
+            weight_sum: net.sum_f64(local.weight_sum),
+            max_degree: net.max_u64(local.max_degree),
+        })
+    };
+    let sched = scheduler(a, Some(delta))?;
+    let app = if unit {
+        bfs::new(g)
+    } else {
+        Paths::new(g, false)
+    };
+    let initial = app.start(source);
+    let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
+    let (stale, improving, scanned) = Paths::counters(&ran.report);
+    let dist = app.into_dist();
+    let reached: Vec<u64> = dist
+        .iter()
+        .copied()
+        .filter(|&d| d != ordo_dist::apps::sssp::UNREACHABLE)
+        .collect();
+    let count = net.sum_u64(reached.len() as u64);
+    let sum = net.sum_u64(reached.iter().sum());
+    let max = net.max_u64(reached.iter().copied().max().unwrap_or(0));
+    out.insert("source".into(), json!(source as u64 + g.id_base.offset()));
+    out.insert("scheduler".into(), json!(sched.label()));
+    out.insert("reached".into(), json!(count));
+    if unit {
+        out.insert("level_sum".into(), json!(sum));
+        out.insert("max_level".into(), json!(max));
+    } else {
+        out.insert("delta".into(), json!(delta));
+        out.insert("dist_sum".into(), json!(sum));
+        out.insert("max_dist".into(), json!(max));
+        out.insert(
+            "improving_relaxations".into(),
+            json!(net.sum_u64(improving)),
+        );
+        out.insert("edges_scanned".into(), json!(net.sum_u64(scanned)));
+    }
+    out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
+    if let Some((full, all)) = for_oracle(net, a, g, &dist)? {
+        let t = Instant::now();
+        let expect: Vec<u64> = if unit {
+            ordo_algos::bfs::serial_bfs(&full, source)
+                .into_iter()
+                .map(|l| {
+                    if l == ordo_algos::bfs::UNREACHED {
+                        u64::MAX
+                    } else {
+                        l as u64
+                    }
+                })
+                .collect()
+        } else {
+            ordo_algos::sssp::dijkstra(&full, source)
+        };
+        let check = ordo_algos::compare(
+            &all,
+            &expect,
+            |d| {
+                if d == u64::MAX {
+                    "unreached".into()
+                } else {
+                    d.to_string()
+                }
+            },
+            |v| full.file_id(v),
+        );
+        record_check(out, check, t);
+    }
+    Ok(ran)
+}
