@@ -13,14 +13,11 @@ use crate::partition::Partition;
 use mpi::datatype::Equivalence;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-/// Lowers `a` to `x`; true if it did.
+/// Lowers a component label `a` to `x`; true if it did. One `fetch_min`, as
+/// `ordo_algos::cc` takes labels: a label is lowered on most visits while components merge,
+/// so a read first would rarely save the write.
 #[inline]
 pub fn lower_u32(a: &AtomicU32, x: u32) -> bool {
-    a.fetch_min(x, Ordering::Relaxed) > x
-}
-
-#[inline]
-pub fn lower_u64(a: &AtomicU64, x: u64) -> bool {
     a.fetch_min(x, Ordering::Relaxed) > x
 }
 

@@ -3,12 +3,14 @@
 //! a record (target, distance) and is applied there with an atomic minimum, which pushes a
 //! local task when it improves. Same labels as `ordo sssp` / `ordo bfs` on one machine.
 
-use super::lower_u64;
+// Relaxation is ordo's own (`DistLabel::lower`): a relaxation that improves nothing, most of
+// them, reads the label and never writes it.
 use crate::combine::Fold;
 use crate::graph::LocalGraph;
 use crate::mail::Mailroom;
 use crate::runtime::DistApp;
 use crate::wire::Reader;
+use ordo_algos::distance::DistLabel;
 use ordo_exec::Context;
 use ordo_sched::Handle;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -95,7 +97,7 @@ impl DistApp for Paths<'_> {
             let owner = g.part.owner(t);
             if owner == me {
                 let lt = g.part.local(t);
-                if lower_u64(&self.dist[lt as usize], nd) {
+                if self.dist[lt as usize].lower(nd) {
                     improved += 1;
                     ctx.push(PathTask { node: lt, dist: nd }, nd);
                 }
@@ -112,7 +114,7 @@ impl DistApp for Paths<'_> {
         while !r.is_empty() {
             let (t, d) = (r.u32(), r.u64());
             let lt = self.g.part.local(t);
-            if lower_u64(&self.dist[lt as usize], d) {
+            if self.dist[lt as usize].lower(d) {
                 push(PathTask { node: lt, dist: d }, d);
             }
         }

@@ -2,8 +2,8 @@
 
 use super::usage;
 use clap::{Parser, ValueEnum};
-use ordo_dist::net::DistResult;
 use ordo_algos::app::RunRequest;
+use ordo_dist::net::DistResult;
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 
 #[derive(Parser, Debug)]
