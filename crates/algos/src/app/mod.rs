@@ -6,17 +6,20 @@
 //! the figures it reports ([`AppSpec`]), and implements the steps of the protocol every front
 //! end runs ([`App`]):
 //!
-//! 1. [`App::prepare`] the loaded graph for the method chosen (an undirected view, weights,
-//!    in-edges, coordinates) and read the parameters;
+//! 1. [`App::prepare`] the graph for the method chosen, from the front end's [`Source`] of
+//!    views (weighted, undirected, with in-edges, with coordinates), and read the
+//!    parameters;
 //! 2. build the run from the request ([`RunRequest`]) with the application's bucket-width
 //!    hint ([`App::delta_hint`]) and [`App::run`] it, `--repeat` times;
 //! 3. compute the serial oracle's answer ([`App::oracle`], timed: the baseline every parallel
 //!    time is compared with) and [`App::verify`] every run against it;
-//! 4. report: [`App::summary`] (named figures for the JSON and the text summary) and
-//!    [`App::per_node`] (the `--out` column).
+//! 4. report: [`App::summary`] (named figures for the JSON and the text summary),
+//!    [`App::per_node`] (the `--out` column) and [`App::answer`] (Python's arrays).
 //!
 //! Adding an application is then its module, its `app.rs` (this trait), its line in the
-//! registry in `lib.rs`, and its tests.
+//! registry in `lib.rs`, its tests, and its Python function (`python/ordo/_algorithms.py`,
+//! which gives it a Python signature and docstring). `tests/registry.rs` runs every
+//! registered application and method through this protocol.
 
 mod param;
 mod request;

@@ -1,0 +1,212 @@
+//! Every registered application, by every method, through the protocol the front ends run
+//! (`ordo_algos::app`): prepare from a source, run on 1 and 8 workers, verify against the
+//! oracle, and report. Also what the declarations promise: unique names, readable defaults,
+//! the headline figures present in the summary, a `--out` column exactly where one is
+//! declared.
+
+use ordo_algos::app::{
+    Answer, App, AppError, AppSpec, AppVisitor, Kind, RunContext, RunRequest, Source, Values,
+};
+use ordo_algos::astar::Geometry;
+use ordo_exec::Probes;
+use ordo_graph::{gen, BuildOptions, Graph, WeightSpec};
+use ordo_sched::Topology;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The simplest source: one graph, views built on demand (no cache).
+struct Plain {
+    graph: Arc<Graph>,
+}
+
+impl Source for Plain {
+    fn graph(&mut self) -> Arc<Graph> {
+        self.graph.clone()
+    }
+
+    fn weighted(&mut self, notes: &mut Vec<String>) -> Arc<Graph> {
+        if !self.graph.is_weighted() {
+            notes.push("weights 1".into());
+            Arc::make_mut(&mut self.graph).assign_weights(WeightSpec {
+                lo: 1,
+                hi: 1,
+                seed: 0,
+            });
+        }
+        self.graph.clone()
+    }
+
+    fn weights(&self) -> Option<WeightSpec> {
+        None
+    }
+
+    fn undirected(
+        &mut self,
+        weighted: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<Arc<Graph>, AppError> {
+        let base = if weighted {
+            self.weighted(notes)
+        } else {
+            self.graph.clone()
+        };
+        Ok(Arc::new(ordo_graph::undirected_simple(&base)?))
+    }
+
+    fn with_in_edges(&mut self) -> (Arc<Graph>, bool) {
+        Arc::make_mut(&mut self.graph).build_transpose();
+        (self.graph.clone(), false)
+    }
+
+    fn node(&self, what: &str, id: u64) -> Result<u32, AppError> {
+        self.graph
+            .node_from_file_id(id)
+            .map_err(|e| AppError::NoSuchNode(format!("{what}: {e}")))
+    }
+
+    fn attach_coords(&mut self, _path: &Path) -> Result<(), AppError> {
+        Err(AppError::Usage("no files here".into()))
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::Planar
+    }
+}
+
+/// A weighted road grid with coordinates (A* needs them), 144 nodes.
+fn grid() -> Graph {
+    gen::road_grid(12, 12, 3, &BuildOptions::default()).unwrap()
+}
+
+/// Runs `A` by every method at 1 and 8 workers and checks each run.
+struct RunAll;
+
+impl AppVisitor for RunAll {
+    type Output = ();
+
+    fn visit<A: App>(self) {
+        let spec = &A::SPEC;
+        let mut values = Values::new(spec.params);
+        if spec.params.iter().any(|p| p.name == "target") {
+            values
+                .set("target", ordo_algos::app::Value::Int(143))
+                .unwrap();
+        }
+        for method in spec.variants.list {
+            let mut source = Plain {
+                graph: Arc::new(grid()),
+            };
+            let p = A::prepare(&mut source, &values, method, &mut Vec::new())
+                .unwrap_or_else(|e| panic!("{} {}: {e}", spec.name, method.name));
+            let expected = A::oracle(&p);
+            for threads in [1, 8] {
+                let request = RunRequest {
+                    threads: Some(threads),
+                    pin: false,
+                    probes: Probes::default(),
+                    ..RunRequest::new(Topology::detect())
+                };
+                let (sched, exec) = if method.scheduled {
+                    let (s, e) = request.scheduled(A::delta_hint(&p)).unwrap();
+                    (Some(s), e)
+                } else {
+                    (None, request.exec(None).unwrap())
+                };
+                let ctx = format!("{} {} at {threads} threads", spec.name, method.name);
+                let out = A::run(&p, method, sched.as_ref(), &exec)
+                    .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                A::verify(&p, &expected, &out).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                assert_eq!(
+                    A::per_node(&p, &out).is_some(),
+                    spec.no_per_node.is_none(),
+                    "{ctx}: a --out column exactly where none is refused"
+                );
+                let run = RunContext {
+                    method,
+                    sched: sched.as_ref(),
+                    median_s: A::report(&out).time.as_secs_f64(),
+                };
+                let summary = A::summary(&p, std::slice::from_ref(&out), Some(&expected), &run);
+                for key in spec.headline {
+                    assert!(
+                        summary.get(key).is_some(),
+                        "{ctx}: headline '{key}' missing"
+                    );
+                }
+                let n = A::graph(&p).num_nodes();
+                match A::answer(&p, out) {
+                    Answer::Floats(v) => assert_eq!(v.len(), n, "{ctx}"),
+                    Answer::Ints(v) => assert_eq!(v.len(), n, "{ctx}"),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_application_and_method_passes_the_protocol() {
+    for spec in ordo_algos::APPS {
+        ordo_algos::visit(spec.name, RunAll).expect("registered");
+    }
+}
+
+#[test]
+fn declarations_are_consistent() {
+    let mut names: Vec<&str> = ordo_algos::APPS.iter().map(|a| a.name).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(
+        names.len(),
+        ordo_algos::APPS.len(),
+        "application names are unique"
+    );
+    for spec in ordo_algos::APPS {
+        check_spec(spec);
+    }
+}
+
+fn check_spec(spec: &AppSpec) {
+    let mut params: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+    params.sort();
+    params.dedup();
+    assert_eq!(
+        params.len(),
+        spec.params.len(),
+        "{}: parameter names",
+        spec.name
+    );
+    assert!(
+        !spec.examples.is_empty(),
+        "{}: an example for --help",
+        spec.name
+    );
+    for p in spec.params {
+        if let Some(d) = p.default {
+            let readable = match p.kind {
+                Kind::Node | Kind::Int { .. } => d.parse::<u64>().is_ok(),
+                Kind::Float => d.parse::<f64>().is_ok(),
+                Kind::Choice(c) => c.contains(&d),
+                Kind::Text | Kind::Path => true,
+                Kind::Flag => false,
+            };
+            assert!(readable, "{}: --{} default '{d}'", spec.name, p.name);
+        }
+        if let Some(other) = p.conflicts_with {
+            assert!(
+                spec.params.iter().any(|q| q.name == other),
+                "{}: --{} conflicts with an undeclared --{other}",
+                spec.name,
+                p.name
+            );
+        }
+    }
+    // `auto` and no request resolve to the first method; a scheduler request to a scheduled
+    // one, or is refused where there is none.
+    let auto = spec.method("auto", None).unwrap();
+    assert_eq!(auto.name, spec.variants.list[0].name, "{}", spec.name);
+    match spec.method("auto", Some("--scheduler obim")) {
+        Ok(m) => assert!(m.scheduled || spec.no_scheduler.is_none(), "{}", spec.name),
+        Err(_) => assert!(spec.no_scheduler.is_some(), "{}", spec.name),
+    }
+}
