@@ -5,73 +5,11 @@
 //! declared.
 
 use ordo_algos::app::{
-    Answer, App, AppError, AppSpec, AppVisitor, Kind, RunContext, RunRequest, Source, Values,
+    Answer, App, AppSpec, AppVisitor, Kind, OwnedSource, RunContext, RunRequest, Values,
 };
-use ordo_algos::astar::Geometry;
 use ordo_exec::Probes;
-use ordo_graph::{gen, BuildOptions, Graph, WeightSpec};
+use ordo_graph::{gen, BuildOptions, Graph};
 use ordo_sched::Topology;
-use std::path::Path;
-use std::sync::Arc;
-
-/// The simplest source: one graph, views built on demand (no cache).
-struct Plain {
-    graph: Arc<Graph>,
-}
-
-impl Source for Plain {
-    fn graph(&mut self) -> Arc<Graph> {
-        self.graph.clone()
-    }
-
-    fn weighted(&mut self, notes: &mut Vec<String>) -> Arc<Graph> {
-        if !self.graph.is_weighted() {
-            notes.push("weights 1".into());
-            Arc::make_mut(&mut self.graph).assign_weights(WeightSpec {
-                lo: 1,
-                hi: 1,
-                seed: 0,
-            });
-        }
-        self.graph.clone()
-    }
-
-    fn weights(&self) -> Option<WeightSpec> {
-        None
-    }
-
-    fn undirected(
-        &mut self,
-        weighted: bool,
-        notes: &mut Vec<String>,
-    ) -> Result<Arc<Graph>, AppError> {
-        let base = if weighted {
-            self.weighted(notes)
-        } else {
-            self.graph.clone()
-        };
-        Ok(Arc::new(ordo_graph::undirected_simple(&base)?))
-    }
-
-    fn with_in_edges(&mut self) -> (Arc<Graph>, bool) {
-        Arc::make_mut(&mut self.graph).build_transpose();
-        (self.graph.clone(), false)
-    }
-
-    fn node(&self, what: &str, id: u64) -> Result<u32, AppError> {
-        self.graph
-            .node_from_file_id(id)
-            .map_err(|e| AppError::NoSuchNode(format!("{what}: {e}")))
-    }
-
-    fn attach_coords(&mut self, _path: &Path) -> Result<(), AppError> {
-        Err(AppError::Usage("no files here".into()))
-    }
-
-    fn geometry(&self) -> Geometry {
-        Geometry::Planar
-    }
-}
 
 /// A weighted road grid with coordinates (A* needs them), 144 nodes.
 fn grid() -> Graph {
@@ -93,9 +31,7 @@ impl AppVisitor for RunAll {
                 .unwrap();
         }
         for method in spec.variants.list {
-            let mut source = Plain {
-                graph: Arc::new(grid()),
-            };
+            let mut source = OwnedSource::new(grid(), None, false);
             let p = A::prepare(&mut source, &values, method, &mut Vec::new())
                 .unwrap_or_else(|e| panic!("{} {}: {e}", spec.name, method.name));
             let expected = A::oracle(&p);

@@ -7,8 +7,8 @@ use crate::error::{note, CliError, CliResult};
 use crate::load::load_noted;
 use crate::output::{finish_runs, sched_json, Header, Verification};
 use crate::run::{app_error, run_request, spec_error, write_values, Runs};
-use crate::source::LoadedSource;
 use clap::ArgMatches;
+use ordo_algos::app::OwnedSource;
 use ordo_algos::app::{App, AppVisitor, RunContext};
 use serde_json::json;
 use std::time::Instant;
@@ -41,7 +41,7 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
     let header = Header::new(spec.name, &li, &a.run);
     // The source (and the loaded graph, unless the application runs on it) is dropped once
     // the application has its view.
-    let mut source = LoadedSource::new(li.graph, li.weights, a.input.flags.symmetrize);
+    let mut source = OwnedSource::new(li.graph, li.weights, a.input.flags.symmetrize);
     let mut notes = Vec::new();
     let prepared = A::prepare(&mut source, &a.values, method, &mut notes);
     drop(source);

@@ -10,7 +10,6 @@ mod load;
 mod output;
 mod run;
 mod simulate;
-mod source;
 mod tools;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

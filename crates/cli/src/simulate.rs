@@ -7,7 +7,7 @@ use crate::error::{note, CliError, CliResult};
 use crate::load::load_noted;
 use crate::output::sched_json;
 use crate::run::{app_error, exec_error};
-use crate::source::LoadedSource;
+use ordo_algos::app::OwnedSource;
 use ordo_algos::app::{App, AppError, AppVisitor, Value, Values};
 use ordo_algos::variants::Variant;
 use ordo_exec::{ExecConfig, RunReport, MAX_THREADS};
@@ -105,7 +105,7 @@ fn simulate<A: App>(a: &SimulateArgs) -> CliResult {
         return Err(CliError::input("the graph has no nodes"));
     }
     let graph_name = li.graph_name.clone();
-    let mut source = LoadedSource::new(li.graph, li.weights, a.input.flags.symmetrize);
+    let mut source = OwnedSource::new(li.graph, li.weights, a.input.flags.symmetrize);
     let mut notes = Vec::new();
     let prepared = A::prepare(&mut source, &values_of(a, spec)?, method, &mut notes);
     drop(source);

@@ -41,3 +41,102 @@ pub trait Source {
     /// What geometry `auto` means for the coordinates the graph has.
     fn geometry(&self) -> Geometry;
 }
+
+/// A [`Source`] that owns the graph loaded for one run (the `ordo` and `ordo-dist` command
+/// lines): a view replaces the graph in place when nothing else holds it, so no copy is kept.
+/// Unweighted graphs get the papers' random weights ([`WeightSpec::DEFAULT`]) with a note;
+/// nodes are named by the file's ids.
+pub struct OwnedSource {
+    graph: Arc<Graph>,
+    /// The random weights the graph has: from `--weights`, or the default given here.
+    weights: Option<WeightSpec>,
+    /// `--symmetrize`: the graph is its own transpose.
+    symmetric: bool,
+    geometry: Geometry,
+}
+
+impl OwnedSource {
+    pub fn new(graph: Graph, weights: Option<WeightSpec>, symmetric: bool) -> OwnedSource {
+        OwnedSource {
+            graph: Arc::new(graph),
+            weights,
+            symmetric,
+            geometry: Geometry::Planar,
+        }
+    }
+}
+
+/// A DIMACS coordinate file by its name (`.co`, optionally gzipped): longitude/latitude.
+fn is_dimacs_co(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.ends_with(".co") || name.ends_with(".co.gz")
+}
+
+impl Source for OwnedSource {
+    fn graph(&mut self) -> Arc<Graph> {
+        self.graph.clone()
+    }
+
+    fn weighted(&mut self, notes: &mut Vec<String>) -> Arc<Graph> {
+        if !self.graph.is_weighted() {
+            let spec = WeightSpec::DEFAULT;
+            notes.push(format!(
+                "the graph has no weights: using random weights {spec} (set with --weights)"
+            ));
+            Arc::make_mut(&mut self.graph).assign_weights(spec);
+            self.weights = Some(spec);
+        }
+        self.graph.clone()
+    }
+
+    fn weights(&self) -> Option<WeightSpec> {
+        self.weights
+    }
+
+    fn undirected(
+        &mut self,
+        weighted: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<Arc<Graph>, AppError> {
+        let base = match weighted {
+            true => self.weighted(notes),
+            false => self.graph.clone(),
+        };
+        Ok(Arc::new(ordo_graph::undirected_simple(&base)?))
+    }
+
+    fn with_in_edges(&mut self) -> (Arc<Graph>, bool) {
+        if !self.symmetric {
+            Arc::make_mut(&mut self.graph).build_transpose();
+        }
+        (self.graph.clone(), self.symmetric)
+    }
+
+    fn node(&self, _what: &str, id: u64) -> Result<u32, AppError> {
+        self.graph
+            .node_from_file_id(id)
+            .map_err(|e| AppError::NoSuchNode(e.to_string()))
+    }
+
+    fn attach_coords(&mut self, path: &Path) -> Result<(), AppError> {
+        if !path.exists() {
+            return Err(AppError::Input(format!(
+                "{}: coordinate file not found",
+                path.display()
+            )));
+        }
+        ordo_graph::load_coords(path, Arc::make_mut(&mut self.graph))?;
+        self.geometry = match is_dimacs_co(path) {
+            true => Geometry::LonLat,
+            false => Geometry::Planar,
+        };
+        Ok(())
+    }
+
+    fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+}

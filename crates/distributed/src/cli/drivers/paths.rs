@@ -2,9 +2,13 @@
 
 use crate::cli::args::App;
 use crate::cli::args::Args;
-use crate::cli::oracle::for_oracle;
+use crate::cli::oracle::{check, for_oracle};
 use crate::cli::report::record_check;
 use crate::cli::{scheduler, usage};
+use ordo_algos::app::Value as Param;
+use ordo_algos::bfs::{app::Bfs, BfsOutput};
+use ordo_algos::sssp::{app::Sssp, SsspOutput};
+use ordo_dist::apps::sssp::UNREACHABLE;
 use ordo_dist::apps::{bfs, sssp::Paths};
 use ordo_dist::graph::LocalGraph;
 use ordo_dist::mail::MailConfig;
@@ -85,32 +89,38 @@ pub fn paths(
     out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
     if let Some((full, all)) = for_oracle(net, a, g, &dist)? {
         let t = Instant::now();
-        let expect: Vec<u64> = if unit {
-            ordo_algos::bfs::serial_bfs(&full, source)
-                .into_iter()
-                .map(|l| {
-                    if l == ordo_algos::bfs::UNREACHED {
-                        u64::MAX
-                    } else {
-                        l as u64
-                    }
+        let values = [("source", Param::Int(source as u64 + g.id_base.offset()))];
+        let report = ran.report.clone();
+        let check = if unit {
+            let level = all
+                .iter()
+                .map(|&d| match d {
+                    UNREACHABLE => ordo_algos::bfs::UNREACHED,
+                    d => d as u32,
                 })
-                .collect()
+                .collect();
+            let stats = Default::default();
+            check::<Bfs>(
+                full,
+                &values,
+                &BfsOutput {
+                    level,
+                    report,
+                    stats,
+                },
+            )
         } else {
-            ordo_algos::sssp::dijkstra(&full, source)
+            let stats = Default::default();
+            check::<Sssp>(
+                full,
+                &values,
+                &SsspOutput {
+                    dist: all,
+                    report,
+                    stats,
+                },
+            )
         };
-        let check = ordo_algos::compare(
-            &all,
-            &expect,
-            |d| {
-                if d == u64::MAX {
-                    "unreached".into()
-                } else {
-                    d.to_string()
-                }
-            },
-            |v| full.file_id(v),
-        );
         record_check(out, check, t);
     }
     Ok(ran)
