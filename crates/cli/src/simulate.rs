@@ -26,7 +26,7 @@ pub fn apps() -> Vec<&'static str> {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimulateArgs {
-    /// Application: one with a priority-scheduled method (the possible values below)
+    /// Application (one with a priority-scheduled method)
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(apps()))]
     pub app: String,
     #[command(flatten)]

@@ -133,12 +133,26 @@ impl<'py> AppVisitor for Call<'_, 'py> {
         let d = report_dict(py, &label, &run)?;
         if let Some(serde_json::Value::Object(fields)) = summary {
             for (k, v) in fields {
-                d.set_item(k, json_to_python(py, &v)?)?;
+                if !FILE_ID_FIGURES.contains(&k.as_str()) {
+                    d.set_item(k, json_to_python(py, &v)?)?;
+                }
             }
         }
         (result, d).into_bound_py_any(py)
     }
 }
+
+/// Summary figures that name nodes as the input file numbers them (1-based for DIMACS), for
+/// the command line's output; Python numbers nodes 0..n and has them as arguments anyway.
+const FILE_ID_FIGURES: &[&str] = &[
+    "source",
+    "target",
+    "sink",
+    "top",
+    "oracle_top",
+    "argmax",
+    "source_ids",
+];
 
 /// Why a call did not produce an answer, before it becomes a Python exception.
 enum Failure {
