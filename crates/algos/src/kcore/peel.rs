@@ -113,7 +113,8 @@ impl Shared<'_> {
             // Rewriting the list costs a store per node kept: worth it once a quarter are gone
             // (graphs with hundreds of levels rescan the list hundreds of times).
             let compact = (list.len - alive) * 4 >= list.len;
-            let (found, smallest, kept) = self.scan(team, scan, step, level, list, compact)?;
+            let (found, frontier, smallest, kept) =
+                self.scan(team, scan, step, level, list, compact)?;
             scan += 1;
             step += 1;
             if compact {
@@ -127,7 +128,7 @@ impl Shared<'_> {
                 continue;
             }
             alive -= found;
-            let mut wave = found;
+            let mut wave = frontier;
             while wave > 0 {
                 let (handed_on, peeled) =
                     self.wave(team, step, wave, level, &mut stats, &mut pending)?;
@@ -140,9 +141,14 @@ impl Shared<'_> {
         Ok(stats)
     }
 
-    /// Finds the remaining nodes of degree `level` (appended to the frontier, peeled) and,
-    /// with `compact`, rewrites the others into the next list. Returns (peeled, smallest
-    /// degree of the others, how many others).
+    /// Finds the remaining nodes of degree `level` (peeled, and appended to the frontier
+    /// unless their degree is 0) and, with `compact`, rewrites the others into the next list.
+    /// Returns (peeled, of those on the frontier, smallest degree of the others, how many
+    /// others).
+    ///
+    /// A node of degree 0 has no neighbour left to decrement, so it needs no wave: graphs
+    /// whose ids leave gaps (SNAP files numbered by a larger id space) have many, all peeled
+    /// by the first scan.
     fn scan(
         &self,
         team: &Team,
@@ -151,7 +157,7 @@ impl Shared<'_> {
         level: u32,
         list: List,
         compact: bool,
-    ) -> Result<(usize, u32, usize), Stopped> {
+    ) -> Result<(usize, usize, u32, usize), Stopped> {
         if compact {
             self.remaining.start(list.compactions, team.worker());
         }
@@ -163,8 +169,9 @@ impl Shared<'_> {
         let mut keep = QueueWriter::new(self.remaining.output(list.compactions));
         let mut peel = QueueWriter::new(self.frontiers.output(step));
         let mut smallest = u32::MAX;
-        let found = team.for_chunks(list.len, SCAN_CHUNK, |r| {
-            let mut found = 0;
+        // The chunks' sums pack (peeled << 32) + put on the frontier: each is below n < 2^32.
+        let packed = team.for_chunks(list.len, SCAN_CHUNK, |r| {
+            let (mut found, mut frontier) = (0u64, 0u64);
             for i in r {
                 let v = match list.compactions {
                     0 => i as u32,
@@ -176,8 +183,11 @@ impl Shared<'_> {
                 let d = self.degree[v as usize].load(Relaxed);
                 if d <= level {
                     self.core[v as usize].store(level, Relaxed);
-                    peel.push(v);
                     found += 1;
+                    if d > 0 {
+                        peel.push(v);
+                        frontier += 1;
+                    }
                 } else {
                     if compact {
                         keep.push(v);
@@ -187,14 +197,15 @@ impl Shared<'_> {
             }
             keep.flush();
             peel.flush();
-            found
+            (found << 32) + frontier
         });
         self.smallest[scan % 3].fetch_min(smallest, Relaxed);
-        let found = found? as usize;
+        let packed = packed?;
+        let (found, frontier) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
         // One more barrier: the minimum is complete only when every worker has added its own.
         team.barrier()?;
         let kept = self.remaining.output(list.compactions).len();
-        Ok((found, self.smallest[scan % 3].load(Relaxed), kept))
+        Ok((found, frontier, self.smallest[scan % 3].load(Relaxed), kept))
     }
 
     /// Peels the frontier `frontiers.input(step)` (`len` nodes at `level`). A neighbour that
