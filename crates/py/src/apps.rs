@@ -8,7 +8,7 @@
 
 use crate::errors::{exec_error, value_error};
 use crate::graph::PyGraph;
-use crate::running::{exec_config, interruptible, report_dict, topology};
+use crate::running::{interruptible, report_dict, threads_arg, topology};
 use numpy::IntoPyArray;
 use ordo_algos::app::{
     Answer, App, AppError, AppSpec, AppVisitor, Kind, RunContext, RunRequest, Source, SpecError,
@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Runs application `app` on `graph` with its parameters `values` (a dict of the registry's
@@ -83,17 +84,16 @@ impl<'py> AppVisitor for Call<'_, 'py> {
         let method = spec
             .method(self.algo, request.as_deref())
             .map_err(app_error)?;
-        let exec = exec_config(self.threads, None)?;
+        let cancel = Arc::new(AtomicBool::new(false));
         let req = RunRequest {
             scheduler: self.scheduler.to_string(),
             params: pairs,
-            // Checked above; without `threads=`, every core (or the scheduler's maximum).
-            threads: self.threads.map(|_| exec.threads),
-            cancel: exec.cancel.clone(),
+            threads: threads_arg(self.threads)?,
+            cancel: Some(cancel.clone()),
             ..RunRequest::new(topology().clone())
         };
         let (graph, report) = (self.graph, self.report);
-        let outcome = interruptible(py, exec.cancel.as_ref(), || -> Result<_, Failure> {
+        let outcome = interruptible(py, Some(&cancel), || -> Result<_, Failure> {
             let mut source = PySource(graph);
             let p = A::prepare(&mut source, &values, method, &mut Vec::new())?;
             let (sched, exec) = if method.scheduled {
@@ -240,20 +240,22 @@ fn values_of(spec: &AppSpec, dict: &Bound<'_, PyDict>, nodes: usize) -> PyResult
             continue;
         }
         let value = match p.kind {
-            Kind::Node => {
-                let id: i64 = v.extract()?;
-                if id < 0 || id as u64 >= nodes as u64 {
-                    return Err(PyIndexError::new_err(not_a_node(&name, id, nodes)));
+            // A node is checked here, before the application looks at anything else, so
+            // that Python names a bad node first (as it always has: `astar` on a graph without
+            // coordinates and a bad target raises IndexError). Integers only for sign: their
+            // range is `Values::set`'s.
+            Kind::Node => match v.extract::<i64>()? {
+                id if id < 0 || id as u64 >= nodes as u64 => {
+                    return Err(PyIndexError::new_err(not_a_node(&name, id, nodes)))
                 }
-                Value::Int(id as u64)
-            }
-            Kind::Int { min, max } => {
-                let i: i64 = v.extract()?;
-                if i < 0 || (i as u64) < min || i as u64 > max {
-                    return Err(value_error(format!("{name}={i}: must be in {min}..={max}")));
+                id => Value::Int(id as u64),
+            },
+            Kind::Int { min, max } => match v.extract::<i64>()? {
+                i if i < 0 => {
+                    return Err(value_error(format!("{name}={i}: must be in {min}..={max}")))
                 }
-                Value::Int(i as u64)
-            }
+                i => Value::Int(i as u64),
+            },
             Kind::Float => Value::Float(v.extract()?),
             Kind::Choice(_) | Kind::Text => Value::Text(v.extract()?),
             Kind::Path => Value::Path(v.extract::<PathBuf>()?),

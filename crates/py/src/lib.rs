@@ -1,6 +1,7 @@
 //! `ordo._ordo`, the native half of the Python package `ordo`: the graph class and one function
-//! that runs any application of ordo's registry (`apps.rs`). The public API, its defaults and its documentation
-//! live in `python/ordo/__init__.py`; the stubs in `python/ordo/_ordo.pyi` type this module.
+//! that runs any application of ordo's registry (`apps.rs`). The public API, its defaults and
+//! its documentation live in `python/ordo/_algorithms.py` and `_graph.py`; the stubs in
+//! `python/ordo/_ordo.pyi` type this module.
 //!
 //! Every run releases the GIL and can be interrupted with Ctrl-C (`running.rs`); every error
 //! becomes a Python exception (`errors.rs`).

@@ -3,7 +3,7 @@
 //! Python threads stay live), and the run report as a dict.
 
 use crate::errors::value_error;
-use ordo_exec::{default_threads, panic_message, ExecConfig, RunReport, MAX_THREADS};
+use ordo_exec::{panic_message, RunReport, MAX_THREADS};
 use ordo_sched::Topology;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -17,21 +17,15 @@ use std::time::Duration;
 /// How often a waiting call looks for a pending signal (Ctrl-C).
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
-/// Every core by default (at most `max_workers`), else `threads`, which may exceed the cores.
-pub fn exec_config(threads: Option<i64>, max_workers: Option<usize>) -> PyResult<ExecConfig> {
-    let threads = match threads {
-        Some(t) if !(1..=MAX_THREADS as i64).contains(&t) => {
-            return Err(value_error(format!(
-                "threads={t}: must be in 1..={MAX_THREADS}"
-            )))
-        }
-        Some(t) => t as usize,
-        None => default_threads(max_workers),
-    };
-    Ok(ExecConfig {
-        cancel: Some(Arc::new(AtomicBool::new(false))),
-        ..ExecConfig::with_topology(threads, topology().clone())
-    })
+/// `threads=` checked: `None` (every core, or the scheduler's maximum: `RunRequest` decides),
+/// or a count in `1..=MAX_THREADS`, which may exceed the cores.
+pub fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
+    match threads {
+        Some(t) if !(1..=MAX_THREADS as i64).contains(&t) => Err(value_error(format!(
+            "threads={t}: must be in 1..={MAX_THREADS}"
+        ))),
+        t => Ok(t.map(|t| t as usize)),
+    }
 }
 
 /// The machine's topology, read from sysfs once per process (reading it costs more than a

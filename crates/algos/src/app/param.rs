@@ -163,7 +163,7 @@ impl Values {
             (Kind::Flag, Value::Flag(_)) => Ok(()),
             (Kind::Int { min, max }, Value::Int(v)) if (min..=max).contains(&v) => Ok(()),
             (Kind::Int { min, max }, Value::Int(v)) => {
-                Err(format!("{name} {v}: must be in {min}..={max}"))
+                Err(format!("{name}={v}: must be in {min}..={max}"))
             }
             (Kind::Choice(c), Value::Text(v)) if c.contains(&v.as_str()) => Ok(()),
             (Kind::Choice(c), Value::Text(v)) => {

@@ -5,7 +5,7 @@ use crate::cli::args::Args;
 use crate::cli::oracle::{check, for_oracle};
 use crate::cli::report::record_check;
 use crate::cli::{scheduler, usage};
-use ordo_algos::app::Value as Param;
+use ordo_algos::app::Value as AppValue;
 use ordo_algos::bfs::{app::Bfs, BfsOutput};
 use ordo_algos::sssp::{app::Sssp, SsspOutput};
 use ordo_dist::apps::sssp::UNREACHABLE;
@@ -89,7 +89,7 @@ pub fn paths(
     out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
     if let Some((full, all)) = for_oracle(net, a, g, &dist)? {
         let t = Instant::now();
-        let values = [("source", Param::Int(source as u64 + g.id_base.offset()))];
+        let values = [("source", AppValue::Int(source as u64 + g.id_base.offset()))];
         let report = ran.report.clone();
         let check = if unit {
             let level = all
