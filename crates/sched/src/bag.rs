@@ -272,6 +272,54 @@ impl<T: Copy + Send> Bag<T> {
         mine
     }
 
+    /// Empties the bag for reuse: every task left (in every worker's chunks and every list)
+    /// goes to `f`. Each worker's chunks stay in its slot, emptied, so that the next level
+    /// to use the bag allocates none; listed chunks go to `w`'s pool. Taking `&mut self` is
+    /// what makes touching other workers' slots sound: whoever holds it is the only one who
+    /// can reach the bag (obim recycles a bag only after every worker has dropped its
+    /// pointers to it).
+    pub fn recycle(&mut self, w: &mut BagWorker<T>, mut f: impl FnMut(T)) {
+        let mut empty = |chunk: &mut Chunk<T>| {
+            while let Some(t) = chunk.pop_front() {
+                f(t);
+            }
+            chunk.reset();
+        };
+        for slot in self.slots.iter() {
+            // SAFETY: `&mut self`: no other reference to any slot exists.
+            slot.with_mut(|s| {
+                let s = unsafe { &mut *s };
+                s.listed = false;
+                s.push
+                    .iter_mut()
+                    .chain(s.pop.iter_mut())
+                    .for_each(|c| empty(c));
+            });
+        }
+        for list in self.lists.iter() {
+            while let Some(mut chunk) = list.pop_front() {
+                empty(&mut chunk);
+                w.pool.put(chunk);
+            }
+        }
+    }
+
+    /// True if `w`'s own chunks in this bag hold no task.
+    pub fn holds_none_of(&self, w: &BagWorker<T>) -> bool {
+        self.with_slot(w.worker, |slot| {
+            slot.push
+                .iter()
+                .chain(slot.pop.iter())
+                .all(|c| c.is_empty())
+        })
+    }
+
+    /// True if no chunk waits in any of the bag's lists (a hint: it reads without locks, and
+    /// says nothing of the chunks workers hold in their slots).
+    pub fn lists_look_empty(&self) -> bool {
+        self.lists.iter().all(|l| l.len_hint() == 0)
+    }
+
     /// Makes `w`'s partly filled push chunk visible to other workers.
     pub fn flush(&self, w: &mut BagWorker<T>) {
         let chunk = self.with_slot(w.worker, |slot| {

@@ -55,7 +55,8 @@ impl<T: Copy> Chunk<T> {
         self.items.pop()
     }
 
-    fn reset(&mut self) {
+    /// Empties the chunk (its tasks are dropped: the caller has taken them).
+    pub(crate) fn reset(&mut self) {
         self.items.clear();
         self.head = 0;
     }

@@ -52,6 +52,16 @@ impl Ledger {
 
 /// Drains until every task is seen; `spawn` decides the children of a popped task.
 fn worker_loop<H: Handle<Id>>(h: &mut H, ledger: &Ledger, spawn: &(dyn Fn(Id) -> Vec<Id> + Sync)) {
+    worker_loop_with(h, ledger, spawn, prio)
+}
+
+/// As [`worker_loop`], with children pushed at `priority(child)`.
+fn worker_loop_with<H: Handle<Id>>(
+    h: &mut H,
+    ledger: &Ledger,
+    spawn: &(dyn Fn(Id) -> Vec<Id> + Sync),
+    priority: impl Fn(Id) -> u64,
+) {
     let mut idle = 0u32;
     while !ledger.done() {
         match h.pop() {
@@ -59,7 +69,7 @@ fn worker_loop<H: Handle<Id>>(h: &mut H, ledger: &Ledger, spawn: &(dyn Fn(Id) ->
                 idle = 0;
                 ledger.record(id);
                 for c in spawn(id) {
-                    h.push(c, prio(c));
+                    h.push(c, priority(c));
                 }
             }
             None => {
@@ -142,6 +152,35 @@ impl SchedulerVisitor<Id> for Spawning {
     }
 }
 
+/// Every worker starts a chain; task `k` spawns `k + workers` at priority `k / 2`: the run
+/// climbs through thousands of levels and leaves each behind, as SSSP on a long path does
+/// (obim then retires dead levels while tasks are in flight). Returns the counters.
+struct Climbing {
+    n: u64,
+}
+
+impl SchedulerVisitor<Id> for Climbing {
+    type Output = ordo_sched::Counters;
+    fn visit<S: Scheduler<Id>>(self, s: &S) -> ordo_sched::Counters {
+        let ledger = Ledger::new(self.n);
+        let (n, w) = (self.n, s.workers() as u64);
+        let spawn = move |k: Id| (k + w < n).then_some(k + w).into_iter().collect();
+        std::thread::scope(|scope| {
+            for t in 0..s.workers() {
+                let ledger = &ledger;
+                let spawn = &spawn;
+                scope.spawn(move || {
+                    let mut h = s.handle(t);
+                    h.push(t as u64, 0);
+                    worker_loop_with(&mut h, ledger, spawn, |k| k / 2);
+                });
+            }
+        });
+        ledger.check_all_once();
+        s.counters()
+    }
+}
+
 /// Single worker: pops must come out in non-decreasing priority order for pushes made before.
 struct ExactOrder;
 
@@ -198,7 +237,35 @@ fn all_properties(cfg: SchedulerConfig, max_workers: usize) {
     run_battery(&cfg, max_workers, |c, w, t| {
         c.with::<Id, _>(w, t, UpFront { n: 40_000, prio }).unwrap();
         c.with::<Id, _>(w, t, Spawning { n: 40_000 }).unwrap();
+        c.with::<Id, _>(w, t, Climbing { n: 4_000 }).unwrap();
     });
+}
+
+/// obim frees the levels a run has left behind (README.md in `src/obim`): the climbing
+/// workload creates about 5,000 levels, and they must be compacted away and their bags reclaimed
+/// while every task still runs exactly once. (PMOD shares the engine, but merges this
+/// workload's levels into a few bags.)
+#[test]
+fn obim_retires_levels_left_behind() {
+    for (name, params) in [
+        ("obim", &[][..]),
+        ("obim", &[("chunk", "1")][..]),
+        ("obim", &[("variant", "cmb")][..]),
+    ] {
+        run_battery(&config(name, params), 8, |c, w, t| {
+            let counters = c.with::<Id, _>(w, t, Climbing { n: 10_000 }).unwrap();
+            let (compactions, freed) =
+                (counters.get("compactions"), counters.get("bags_reclaimed"));
+            assert!(
+                compactions > 0 && freed > 0,
+                "{name} {params:?} at {w} workers: {compactions} compactions, {freed} bags freed"
+            );
+            assert!(
+                counters.get("bags_created") > 1000,
+                "the workload climbs too few levels"
+            );
+        });
+    }
 }
 
 macro_rules! battery {

@@ -15,23 +15,34 @@
 //!   level ever created. If that scan finds nothing, every max(16, levels)-th such failure in
 //!   a row also scans the levels below the estimate, so no task is ever stranded there.
 //!
+//! * **Retiring dead levels** (ordo's addition; Galois keeps every bag until the worklist
+//!   dies): a compaction replaces the log by a new generation without the levels everyone
+//!   has left behind, and their bags are emptied and reused once every worker has moved to
+//!   the new generation (`generation.rs`, `retire.rs`, `spare_bags.rs`; README.md).
+//!
 //! Variants (seed 002 Table 2): `dmb` (distributed bags, back-scan prevention; the default and
 //! the real obim), `dmn` (no back-scan prevention), `cmb` and `cmn` (one centralized chunk list
 //! per bag instead of one per package).
 
+pub mod generation;
 pub mod global_log;
 pub mod leveling;
+mod retire;
+mod spare_bags;
 
 use crate::bag::{Bag, BagShared, BagWorker, Order};
 use crate::contract::{CounterSink, Counters, Event, Handle, HandleClaims, Scheduler, Task};
 use crate::params::{parse_bool, parse_in, Config, ConfigError, ParamInfo};
+use crate::sync::{AtomicPtr, AtomicU64, Mutex, Ordering};
 use crate::topology::{Topology, WorkerLayout};
 use crossbeam_utils::CachePadded;
-use global_log::GlobalLog;
+use generation::{Generation, Record, OUTSIDE};
 use leveling::{Leveling, Shift};
+use spare_bags::SpareBags;
 use std::collections::BTreeMap;
 use std::ops::Bound::{self, Excluded, Included, Unbounded};
-use std::sync::atomic::{AtomicU64, Ordering};
+// Hints only (back-scan prevention): not part of any protocol loom checks.
+use std::sync::atomic::AtomicU64 as StdAtomicU64;
 
 /// Where a bag keeps its chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,15 +155,27 @@ pub struct Obim<T, L: Leveling = Shift> {
     layout: WorkerLayout,
     bag_lists: usize,
     shared: BagShared,
-    log: GlobalLog<(L::Level, *const Bag<T>)>,
+    /// The map's current generation (`generation.rs`): its log of (level, bag) records.
+    current: AtomicPtr<Generation<L::Level, T>>,
+    /// The generation the last compaction replaced, until its retired bags are freed; null
+    /// when none is pending.
+    previous: AtomicPtr<Generation<L::Level, T>>,
+    /// The generation each worker's handle has entered, `OUTSIDE` if it has no handle.
+    entered: Box<[CachePadded<AtomicU64>]>,
+    /// The bags the last compaction retired, until the grace period ends. Taken (try-lock
+    /// only) by the worker that compacts the map or ends a grace period, and by `enter`.
+    maintenance: Mutex<Vec<Record<L::Level, T>>>,
+    /// Emptied retired bags, for new levels.
+    spare_bags: SpareBags<T>,
     /// The level each worker works on (back-scan prevention), `IDLE` if none.
-    scan_start: Box<[CachePadded<AtomicU64>]>,
+    scan_start: Box<[CachePadded<StdAtomicU64>]>,
     claims: HandleClaims,
     sink: CounterSink,
 }
 
-// SAFETY: the raw bag pointers in the log point at bags owned by the log (freed in `Drop`),
-// which are themselves `Sync`; everything else is synchronized.
+// SAFETY: the raw pointers point at generations and bags owned by the scheduler (freed by the
+// reclamation protocol of README.md or in `Drop`), which are themselves `Sync`; everything
+// else is synchronized.
 unsafe impl<T: Send, L: Leveling> Sync for Obim<T, L> {}
 // SAFETY: as above.
 unsafe impl<T: Send, L: Leveling> Send for Obim<T, L> {}
@@ -176,9 +199,15 @@ impl<T: Task, L: Leveling> Obim<T, L> {
             leveling,
             bag_lists,
             shared: BagShared::new(Order::Fifo, bag_lists),
-            log: GlobalLog::new(),
+            current: AtomicPtr::new(Box::into_raw(Box::new(Generation::new(0, &[])))),
+            previous: AtomicPtr::new(std::ptr::null_mut()),
+            entered: (0..workers)
+                .map(|_| CachePadded::new(AtomicU64::new(OUTSIDE)))
+                .collect(),
+            maintenance: Mutex::new(Vec::new()),
+            spare_bags: SpareBags::new(),
             scan_start: (0..workers)
-                .map(|_| CachePadded::new(AtomicU64::new(IDLE)))
+                .map(|_| CachePadded::new(StdAtomicU64::new(IDLE)))
                 .collect(),
             claims: HandleClaims::new(workers),
             sink: CounterSink::default(),
@@ -194,21 +223,39 @@ impl<T: Task, L: Leveling> Obim<T, L> {
 
 impl<T, L: Leveling> Drop for Obim<T, L> {
     fn drop(&mut self) {
-        for i in 0..self.log.version() {
-            let (_, bag) = self.log.get(i);
-            // SAFETY: every bag was created by `Box::into_raw` in `create_bag`, appears once in
-            // the log, and no handle outlives the scheduler.
-            drop(unsafe { Box::from_raw(bag as *mut Bag<T>) });
+        // SAFETY: no handle outlives the scheduler, so nothing else can reach the generations
+        // and bags freed here. Every bag was created by `Box::into_raw` in `find_or_create`
+        // and is either in the current generation's log (once) or, while a grace period
+        // runs, in the retired list (once); a pending previous generation's log holds only
+        // bags of those two kinds, so it is freed without its bags.
+        unsafe {
+            let free = |bag: *const Bag<T>| drop(Box::from_raw(bag as *mut Bag<T>));
+            let current = Box::from_raw(self.current.load(Ordering::Relaxed));
+            for i in 0..current.log.version() {
+                free(current.log.get(i).1);
+            }
+            let retired = self
+                .maintenance
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner());
+            retired.iter().for_each(|&(_, bag)| free(bag));
+            let previous = self.previous.load(Ordering::Relaxed);
+            if !previous.is_null() {
+                drop(Box::from_raw(previous));
+            }
         }
     }
 }
 
 /// A level and its bag, as the local map holds them.
-type LevelBag<T, L> = (<L as Leveling>::Level, *const Bag<T>);
+type LevelBag<T, L> = Record<<L as Leveling>::Level, T>;
 
 pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     s: &'s Obim<T, L>,
     w: BagWorker<T>,
+    /// The generation this handle has entered: `local`, `cur`, `push_cache` and `unflushed`
+    /// hold only its bags.
+    gen: *const Generation<L::Level, T>,
     /// Ordered mirror of the global log: level -> bag. A tree, not a sorted vector: levels
     /// arrive out of order when workers create them concurrently (8 workers seeding 10^6
     /// label levels in blocks), and vector inserts in the middle made syncing quadratic.
@@ -229,6 +276,9 @@ pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     published: u64,
     /// Consecutive slow pops that found nothing.
     failed_scans: u64,
+    /// Bags visited by scans since this handle last tried a compaction: when empty levels
+    /// make scans long, a compaction pays for itself even if the log has not grown.
+    scanned_since_compaction: u64,
     stats: ObimStats,
     level_state: L::Local,
 }
@@ -240,6 +290,9 @@ struct ObimStats {
     bags_created: u64,
     map_syncs: u64,
     fallback_scans: u64,
+    compactions: u64,
+    bags_reclaimed: u64,
+    tasks_moved: u64,
 }
 
 impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
@@ -251,6 +304,7 @@ impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
         ObimHandle {
             s: self,
             w: BagWorker::new(worker, p, self.layout.members[p].len(), self.cfg.chunk),
+            gen: self.enter(worker),
             local: BTreeMap::new(),
             synced: 0,
             cur: None,
@@ -258,6 +312,7 @@ impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
             unflushed: Vec::new(),
             published: IDLE,
             failed_scans: 0,
+            scanned_since_compaction: 0,
             stats: ObimStats::default(),
             level_state: L::Local::default(),
         }
@@ -284,15 +339,24 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
         unsafe { &*p }
     }
 
+    /// The generation this handle has entered.
+    #[inline(always)]
+    fn gen(&self) -> &'s Generation<L::Level, T> {
+        // SAFETY: a generation is freed only after every worker has entered a later one
+        // (README.md, "Retiring levels"), and this handle has not.
+        unsafe { &*self.gen }
+    }
+
     /// Merges log entries published since the last sync into the local map.
     fn sync_local(&mut self) {
-        let v = self.s.log.version();
+        let log = &self.gen().log;
+        let v = log.version();
         if v == self.synced {
             return;
         }
         self.stats.map_syncs += 1;
         for i in self.synced..v {
-            let (level, bag) = self.s.log.get(i);
+            let (level, bag) = log.get(i);
             self.local.insert(level, bag);
         }
         self.synced = v;
@@ -305,25 +369,40 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
 
     #[cold]
     fn find_or_create(&mut self, level: L::Level) -> *const Bag<T> {
+        self.enter_current();
         if let Some(b) = self.find_local(level) {
             return b;
         }
-        self.sync_local();
-        if let Some(b) = self.find_local(level) {
-            return b;
+        loop {
+            self.sync_local();
+            if let Some(b) = self.find_local(level) {
+                return b;
+            }
+            let gen = self.gen();
+            let mut guard = gen.log.lock();
+            if gen.is_sealed() {
+                // A compaction replaced the generation while we waited: create there.
+                drop(guard);
+                self.enter_current();
+                continue;
+            }
+            // Another worker may have created it since our sync; the lock orders us after it.
+            self.sync_local();
+            if let Some(b) = self.find_local(level) {
+                return b;
+            }
+            let bag = self
+                .s
+                .spare_bags
+                .take()
+                .unwrap_or_else(|| Box::new(Bag::<T>::new(self.s.workers(), self.s.bag_lists)));
+            let bag = Box::into_raw(bag);
+            guard.push((level, bag as *const Bag<T>));
+            drop(guard);
+            self.stats.bags_created += 1;
+            self.sync_local();
+            return bag;
         }
-        let mut guard = self.s.log.lock();
-        // Another worker may have created it since our sync; the lock orders us after it.
-        self.sync_local();
-        if let Some(b) = self.find_local(level) {
-            return b;
-        }
-        let bag = Box::into_raw(Box::new(Bag::<T>::new(self.s.workers(), self.s.bag_lists)));
-        guard.push((level, bag as *const Bag<T>));
-        drop(guard);
-        self.stats.bags_created += 1;
-        self.sync_local();
-        bag
     }
 
     /// Puts `level`'s bag in push-cache entry `entry`, and on the list of bags to flush.
@@ -336,6 +415,22 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
             self.unflushed.push(b);
         }
         b
+    }
+
+    /// Pushes `task` into `level`'s bag; an earlier level than the current one becomes
+    /// current at once.
+    #[inline(always)]
+    fn push_to_level(&mut self, level: L::Level, task: T) {
+        let entry = L::hint(level) as usize & (PUSH_CACHE - 1);
+        let bag = match self.push_cache[entry] {
+            Some((l, b)) if l == level => b,
+            _ => self.switch_push_bag(level, entry),
+        };
+        self.bag(bag).push(&mut self.w, task);
+        if self.cur.is_none_or(|(l, _)| level < l) {
+            self.cur = Some((level, bag));
+            self.publish(L::hint(level));
+        }
     }
 
     #[inline]
@@ -375,6 +470,7 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
             // The current bag ran dry: a synchronizing dequeue. Idle re-probes are not.
             self.s.leveling.on_sync_pop(&mut self.level_state);
         }
+        self.enter_current();
         self.sync_local();
         let start = if self.s.cfg.backscan_prevention {
             self.scan_estimate()
@@ -398,7 +494,7 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
             self.stats.fallback_scans += 1;
             self.scan((Unbounded, Excluded(from)))
         });
-        match found {
+        let task = match found {
             Some((e, t)) => {
                 self.failed_scans = 0;
                 self.cur = Some(e);
@@ -410,13 +506,18 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
                 self.publish(IDLE);
                 None
             }
-        }
+        };
+        // After publishing where this worker is now, so the levels it just left count as
+        // dead for a compaction.
+        self.maintain();
+        task
     }
 
     /// The first task found in the bags of `levels`, in level order, with its bag.
     fn scan(&mut self, levels: (Bound<L::Level>, Bound<L::Level>)) -> Option<(LevelBag<T, L>, T)> {
         for (&level, &bag) in self.local.range(levels) {
             self.stats.bags_scanned += 1;
+            self.scanned_since_compaction += 1;
             // SAFETY: as in `bag` (which would borrow all of `self` here).
             let b: &Bag<T> = unsafe { &*bag };
             if let Some(t) = b.pop(&self.s.shared, &mut self.w) {
@@ -431,16 +532,7 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
     #[inline(always)]
     fn push(&mut self, task: T, priority: u64) {
         let level = self.s.leveling.level(&mut self.level_state, priority);
-        let entry = L::hint(level) as usize & (PUSH_CACHE - 1);
-        let bag = match self.push_cache[entry] {
-            Some((l, b)) if l == level => b,
-            _ => self.switch_push_bag(level, entry),
-        };
-        self.bag(bag).push(&mut self.w, task);
-        if self.cur.is_none_or(|(l, _)| level < l) {
-            self.cur = Some((level, bag));
-            self.publish(L::hint(level));
-        }
+        self.push_to_level(level, task);
     }
 
     #[inline(always)]
@@ -479,11 +571,15 @@ impl<T: Copy, L: Leveling> Drop for ObimHandle<'_, T, L> {
             ("bags_created", st.bags_created),
             ("map_syncs", st.map_syncs),
             ("fallback_scans", st.fallback_scans),
+            ("compactions", st.compactions),
+            ("bags_reclaimed", st.bags_reclaimed),
+            ("tasks_moved", st.tasks_moved),
             ("chunks_published", self.w.chunks_published),
             ("remote_chunks", self.w.remote_chunks),
             ("hunts", self.w.hunts),
         ]);
         self.s.scan_start[self.w.worker].store(IDLE, Ordering::Relaxed);
+        self.s.leave(self.w.worker);
         self.s.claims.release(self.w.worker);
     }
 }
