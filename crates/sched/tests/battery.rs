@@ -50,16 +50,12 @@ impl Ledger {
     }
 }
 
-/// Drains until every task is seen; `spawn` decides the children of a popped task.
-fn worker_loop<H: Handle<Id>>(h: &mut H, ledger: &Ledger, spawn: &(dyn Fn(Id) -> Vec<Id> + Sync)) {
-    worker_loop_with(h, ledger, spawn, prio)
-}
-
-/// As [`worker_loop`], with children pushed at `priority(child)`.
-fn worker_loop_with<H: Handle<Id>>(
+/// Drains until every task is seen; `spawn` decides the children of a popped task, pushed
+/// at `priority(child)`.
+fn worker_loop<H: Handle<Id>>(
     h: &mut H,
     ledger: &Ledger,
-    spawn: &(dyn Fn(Id) -> Vec<Id> + Sync),
+    spawn: &dyn Fn(Id) -> Vec<Id>,
     priority: impl Fn(Id) -> u64,
 ) {
     let mut idle = 0u32;
@@ -110,12 +106,37 @@ impl SchedulerVisitor<Id> for UpFront {
                         }
                         id += w as u64;
                     }
-                    worker_loop(&mut h, ledger, &|_| vec![]);
+                    worker_loop(&mut h, ledger, &|_| vec![], prio);
                 });
             }
         });
         ledger.check_all_once();
     }
+}
+
+/// Every worker pushes its `roots(worker)`, then all drain while each popped task spawns
+/// `spawn(task)` at `priority(child)`; checks that every one of the `n` tasks ran once.
+fn run_spawning<S: Scheduler<Id>>(
+    s: &S,
+    n: u64,
+    roots: impl Fn(usize) -> Vec<(Id, u64)> + Sync,
+    spawn: impl Fn(Id) -> Vec<Id> + Sync,
+    priority: impl Fn(Id) -> u64 + Sync,
+) {
+    let ledger = Ledger::new(n);
+    std::thread::scope(|scope| {
+        for t in 0..s.workers() {
+            let (ledger, roots, spawn, priority) = (&ledger, &roots, &spawn, &priority);
+            scope.spawn(move || {
+                let mut h = s.handle(t);
+                for (id, p) in roots(t) {
+                    h.push(id, p);
+                }
+                worker_loop(&mut h, ledger, spawn, priority);
+            });
+        }
+    });
+    ledger.check_all_once();
 }
 
 /// One root task; each task `k` spawns `2k+1` and `2k+2` below `n` (a binary tree), as an
@@ -127,28 +148,15 @@ struct Spawning {
 impl SchedulerVisitor<Id> for Spawning {
     type Output = ();
     fn visit<S: Scheduler<Id>>(self, s: &S) {
-        let ledger = Ledger::new(self.n);
         let n = self.n;
-        let spawn = move |k: Id| {
+        let root = |t: usize| if t == 0 { vec![(0, prio(0))] } else { vec![] };
+        let children = |k: Id| {
             [2 * k + 1, 2 * k + 2]
                 .into_iter()
                 .filter(|&c| c < n)
                 .collect()
         };
-        std::thread::scope(|scope| {
-            for t in 0..s.workers() {
-                let ledger = &ledger;
-                let spawn = &spawn;
-                scope.spawn(move || {
-                    let mut h = s.handle(t);
-                    if t == 0 {
-                        h.push(0, prio(0));
-                    }
-                    worker_loop(&mut h, ledger, spawn);
-                });
-            }
-        });
-        ledger.check_all_once();
+        run_spawning(s, n, root, children, prio);
     }
 }
 
@@ -162,21 +170,9 @@ struct Climbing {
 impl SchedulerVisitor<Id> for Climbing {
     type Output = ordo_sched::Counters;
     fn visit<S: Scheduler<Id>>(self, s: &S) -> ordo_sched::Counters {
-        let ledger = Ledger::new(self.n);
         let (n, w) = (self.n, s.workers() as u64);
-        let spawn = move |k: Id| (k + w < n).then_some(k + w).into_iter().collect();
-        std::thread::scope(|scope| {
-            for t in 0..s.workers() {
-                let ledger = &ledger;
-                let spawn = &spawn;
-                scope.spawn(move || {
-                    let mut h = s.handle(t);
-                    h.push(t as u64, 0);
-                    worker_loop_with(&mut h, ledger, spawn, |k| k / 2);
-                });
-            }
-        });
-        ledger.check_all_once();
+        let next = |k: Id| (k + w < n).then_some(k + w).into_iter().collect();
+        run_spawning(s, n, |t| vec![(t as u64, 0)], next, |k| k / 2);
         s.counters()
     }
 }
