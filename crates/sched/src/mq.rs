@@ -6,9 +6,10 @@
 //! * Insert: a random queue; if its lock is taken, another. Delete: two distinct random queues,
 //!   the one with the better cached top is locked and popped (two-choice); if the lock is
 //!   taken, start over.
-//! * **Task batching** (`batch = B > 1`): inserts collect in a thread-local buffer flushed into
-//!   one random queue when it holds B tasks; a delete takes up to B tasks from the chosen queue
-//!   into a thread-local buffer.
+//! * **Task batching** (`insert_batch`, `delete_batch` > 1; `batch = B` sets both, seed 003 App.
+//!   C sizes them apart): inserts collect in a thread-local buffer flushed into one random
+//!   queue when it holds `insert_batch` tasks; a delete takes up to `delete_batch` tasks from
+//!   the chosen queue into a thread-local buffer.
 //! * **Temporal locality** (`p_insert_change`, `p_delete_change` < 1): before each operation
 //!   the thread keeps its previous queue unless a biased coin says to change.
 //! * **NUMA weight** `k`: queues of the thread's own package weigh 1, others 1/k (seed 003 §4).
@@ -28,7 +29,10 @@ use crossbeam_utils::CachePadded;
 pub struct MqConfig {
     /// Queues per thread.
     pub c: usize,
-    pub batch: usize,
+    /// Inserts buffered before they go to a queue (1: none).
+    pub insert_batch: usize,
+    /// Tasks one delete takes from its queue (1: one).
+    pub delete_batch: usize,
     pub p_insert_change: f64,
     pub p_delete_change: f64,
     pub k: u32,
@@ -38,7 +42,8 @@ impl Default for MqConfig {
     fn default() -> Self {
         MqConfig {
             c: 4,
-            batch: 1,
+            insert_batch: 1,
+            delete_batch: 1,
             p_insert_change: 1.0,
             p_delete_change: 1.0,
             k: 1,
@@ -59,9 +64,14 @@ impl Config for MqConfig {
                 doc: "queues per thread",
             },
             ParamInfo {
-                key: "batch",
-                default: self.batch.to_string(),
-                doc: "task batching: insert/delete buffer size (1 = off)",
+                key: "insert_batch",
+                default: self.insert_batch.to_string(),
+                doc: "task batching: inserts buffered per flush (1 = off; batch=B sets both)",
+            },
+            ParamInfo {
+                key: "delete_batch",
+                default: self.delete_batch.to_string(),
+                doc: "task batching: tasks taken per delete (1 = off; batch=B sets both)",
             },
             ParamInfo {
                 key: "p_insert_change",
@@ -84,7 +94,12 @@ impl Config for MqConfig {
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "c" => self.c = parse_in::<Self>(key, value, 1..=64)? as usize,
-            "batch" => self.batch = parse_in::<Self>(key, value, 1..=4096)? as usize,
+            "batch" => {
+                self.insert_batch = parse_in::<Self>(key, value, 1..=4096)? as usize;
+                self.delete_batch = self.insert_batch;
+            }
+            "insert_batch" => self.insert_batch = parse_in::<Self>(key, value, 1..=4096)? as usize,
+            "delete_batch" => self.delete_batch = parse_in::<Self>(key, value, 1..=4096)? as usize,
             "p_insert_change" => self.p_insert_change = parse_probability::<Self>(key, value)?,
             "p_delete_change" => self.p_delete_change = parse_probability::<Self>(key, value)?,
             "k" => self.k = parse_in::<Self>(key, value, 1..=1 << 20)? as u32,
@@ -150,8 +165,8 @@ impl<T: Task> Scheduler<T> for Mq<T> {
             picker,
             insert_change: threshold(self.cfg.p_insert_change),
             delete_change: threshold(self.cfg.p_delete_change),
-            inserts: Vec::with_capacity(self.cfg.batch),
-            deletes: Vec::with_capacity(self.cfg.batch),
+            inserts: Vec::with_capacity(self.cfg.insert_batch),
+            deletes: Vec::with_capacity(self.cfg.delete_batch),
             stats: MqStats::default(),
         }
     }
@@ -198,9 +213,10 @@ impl<T: Task> MqHandle<'_, T> {
         }
     }
 
-    /// Pops up to `batch` tasks from queue `q`; `None` if its lock was taken or it was empty.
+    /// Pops up to `delete_batch` tasks from queue `q`; `None` if its lock was taken or it
+    /// was empty.
     fn take_from(&mut self, q: usize) -> Option<T> {
-        let batch = self.s.cfg.batch;
+        let batch = self.s.cfg.delete_batch;
         let deletes = &mut self.deletes;
         let Some(first) = self.s.queues[q].try_with(|h| {
             let first = h.pop()?;
@@ -253,9 +269,9 @@ impl<T: Task> MqHandle<'_, T> {
 impl<T: Task> Handle<T> for MqHandle<'_, T> {
     #[inline]
     fn push(&mut self, task: T, priority: u64) {
-        if self.s.cfg.batch > 1 {
+        if self.s.cfg.insert_batch > 1 {
             self.inserts.push((priority, task));
-            if self.inserts.len() >= self.s.cfg.batch {
+            if self.inserts.len() >= self.s.cfg.insert_batch {
                 self.flush_inserts();
             }
         } else {

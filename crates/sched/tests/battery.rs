@@ -289,6 +289,8 @@ battery! {
     smq_always_steal_every_task_once => "smq" &[("p_steal", "1"), ("steal_size", "1"), ("k", "1")], workers 8;
     mq_every_task_once => "mq" &[], workers 8;
     mq_batched_sticky_numa_every_task_once => "mq" &[("batch", "8"), ("p_insert_change", "1/4"), ("p_delete_change", "0.25"), ("k", "8"), ("c", "2")], workers 8;
+    mq_batches_apart_every_task_once => "mq" &[("insert_batch", "16"), ("delete_batch", "2")], workers 8;
+    smq_wide_steals_every_task_once => "smq" &[("steal_size", "512"), ("p_steal", "1/2")], workers 8;
     reld_every_task_once => "reld" &[], workers 8;
     spraylist_every_task_once => "spraylist" &[], workers 8;
     spraylist_low_levels_no_retry_every_task_once => "spraylist" &[("levels", "6"), ("tries", "0")], workers 8;

@@ -69,7 +69,8 @@ impl Config for SmqConfig {
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
-            "steal_size" => self.steal_size = parse_in::<Self>(key, value, 1..=64)? as usize,
+            // Seed 003 sweeps the steal size up to 512.
+            "steal_size" => self.steal_size = parse_in::<Self>(key, value, 1..=512)? as usize,
             "p_steal" => self.p_steal = parse_probability::<Self>(key, value)?,
             "k" => self.k = parse_in::<Self>(key, value, 1..=1 << 20)? as u32,
             _ => return Err(Self::unknown_param(key)),
