@@ -429,7 +429,10 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
         self.bag(bag).push(&mut self.w, task);
         if self.cur.is_none_or(|(l, _)| level < l) {
             self.cur = Some((level, bag));
-            self.publish(L::hint(level));
+            // A push only ever lowers what this worker publishes: the tasks it holds lie at
+            // or above it (the back-scan estimate and the compaction floor rely on that);
+            // only a scan, which has looked at the levels in between, raises it.
+            self.publish(L::hint(level).min(self.published));
         }
     }
 

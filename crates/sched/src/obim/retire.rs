@@ -62,13 +62,20 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
         self.flush();
         self.local.clear();
         self.synced = 0;
-        self.cur = None;
+        let cur_level = self.cur.take().map(|(level, _)| level);
         self.gen = to;
         // SAFETY: `to` is the current generation, loaded with Acquire just now.
         let number = unsafe { (*to).number };
         // Release: everything we did to the old generation's bags happens before the frees
         // of the reclaimer that reads this store.
         self.s.entered[self.w.worker].store(number, Ordering::Release);
+        // Keep working on the same level where it survived (a worker's current level is
+        // never retired: it is at or above the floor). Without this, the next push would
+        // make its own level current and could publish a level above tasks this worker
+        // still holds, which no scan would then look at (found by a test whose workers
+        // never run dry: the chain below them was stranded and the run never ended).
+        self.sync_local();
+        self.cur = cur_level.and_then(|level| self.find_local(level).map(|bag| (level, bag)));
     }
 
     /// Frees retired bags whose grace period is over, and compacts the map when its log has
@@ -202,5 +209,41 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
         s.current.store(Box::into_raw(next), Ordering::Release);
         drop(append);
         self.enter_current();
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::super::{Obim, ObimConfig};
+    use crate::contract::{Handle, Scheduler};
+    use crate::topology::Topology;
+
+    /// A worker moved to a new generation keeps its current level, so a later push far
+    /// above does not hide a task it holds just above that level. (Before, the move cleared
+    /// the current level, the push made its own level current and published it, and scans
+    /// started above the held task: it was found only when every worker had run dry.)
+    #[test]
+    fn moving_to_a_new_generation_keeps_the_current_level() {
+        let obim = Obim::<u64>::new(&ObimConfig::default(), 2, &Topology::synthetic(1, 2));
+        let (mut a, mut b) = (obim.handle(0), obim.handle(1));
+        // b works on level 10^6 and holds a task at 10^6 + 1 in its own chunk.
+        b.push(1, 1_000_000);
+        b.push(2, 1_000_001);
+        // a walks through enough levels below b's to compact them away.
+        let levels = 2 * super::MIN_COMPACT as u64;
+        for p in 0..levels {
+            a.push(100 + p, p);
+            assert_eq!(a.pop(), Some(100 + p));
+        }
+        assert_eq!(a.pop(), None);
+        assert!(a.stats.compactions > 0, "the walk did not compact");
+        assert_eq!(b.pop(), Some(1));
+        // b moves to the new generation when this push creates a level.
+        b.push(3, 5_000_000);
+        let next_two = [b.pop(), b.pop()];
+        assert!(
+            next_two.contains(&Some(2)),
+            "task 2 hidden below b's level: {next_two:?}"
+        );
     }
 }
