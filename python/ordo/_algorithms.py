@@ -288,9 +288,10 @@ def mst(
     the forest is unique. Where an edge has arcs of two weights, the lighter counts.
 
     ``algo``: ``"boruvka"`` (parallel Boruvka rounds with edge filtering on the frontier
-    executor; the fastest), ``"priority"`` (Boruvka with merging by priority on
-    ``scheduler``, seed 000's), or ``"auto"``: parallel Boruvka unless a scheduler or its
-    parameters are given.
+    executor; the fastest with several threads), ``"filter-kruskal"`` (filter-Kruskal on
+    one thread; faster than Boruvka at one thread on social and Kronecker graphs),
+    ``"priority"`` (Boruvka with merging by priority on ``scheduler``, seed 000's), or
+    ``"auto"``: parallel Boruvka unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1, 2, 5])

@@ -23,6 +23,11 @@ pub const VARIANTS: Variants = Variants {
             scheduled: false,
         },
         Variant {
+            name: "filter-kruskal",
+            about: "filter-Kruskal (Osipov, Sanders, Singler 2009) on one thread: edges split around sampled pivots, heavy ones filtered by union-find before they are sorted",
+            scheduled: false,
+        },
+        Variant {
             name: "priority",
             about: "Boruvka with merging by priority (seed 000: smallest component first), on --scheduler",
             scheduled: true,
@@ -76,12 +81,13 @@ impl App for Mst {
 
     fn run(
         p: &Undirected,
-        _method: &Variant,
+        method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<MstOutput, AppError> {
         match sched {
             Some(s) => Ok(by_name(s, exec, &p.graph)?),
+            None if method.name == "filter-kruskal" => Ok(mst::filter_kruskal::run(&p.graph)),
             None => Ok(mst::boruvka::run(&p.graph, exec)?),
         }
     }

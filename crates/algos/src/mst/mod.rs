@@ -26,6 +26,7 @@
 pub mod app;
 
 pub mod boruvka;
+pub mod filter_kruskal;
 
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
