@@ -28,13 +28,7 @@ const PIVOT_SAMPLE: usize = 31;
 pub fn run(g: &Graph) -> MstOutput {
     let start = Instant::now();
     let n = g.num_nodes();
-    let mut edges: Vec<Edge> = (0..n as u32)
-        .flat_map(|v| {
-            g.out_edges(v)
-                .filter(move |&(t, _)| t > v)
-                .map(move |(t, w)| Edge::new(v, t, w))
-        })
-        .collect();
+    let mut edges = super::edges_of(g);
     // Nodes with an edge: the forest has fewer edges than that (isolated ids do not count:
     // CA-HepPh's file numbers 89K ids, 12K of them with edges).
     let linked = (0..n as u32).filter(|&v| g.out_degree(v) > 0).count();

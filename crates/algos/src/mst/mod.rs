@@ -244,17 +244,22 @@ pub fn run<S: Scheduler<MstTask>>(
     })
 }
 
-/// Serial oracle: Kruskal over the edges sorted in the same order, with a plain union-find.
-/// Returns the forest's edges, sorted.
-pub fn kruskal(g: &Graph) -> Vec<Edge> {
-    let n = g.num_nodes();
-    let mut all: Vec<Edge> = (0..n as u32)
+/// Every edge of an undirected graph (stored as both of its arcs) once, from its smaller end.
+pub(crate) fn edges_of(g: &Graph) -> Vec<Edge> {
+    (0..g.num_nodes() as u32)
         .flat_map(|v| {
             g.out_edges(v)
                 .filter(move |&(t, _)| t > v)
                 .map(move |(t, w)| Edge::new(v, t, w))
         })
-        .collect();
+        .collect()
+}
+
+/// Serial oracle: Kruskal over the edges sorted in the same order, with a plain union-find.
+/// Returns the forest's edges, sorted.
+pub fn kruskal(g: &Graph) -> Vec<Edge> {
+    let n = g.num_nodes();
+    let mut all = edges_of(g);
     all.sort_unstable();
     let mut parent: Vec<u32> = (0..n as u32).collect();
     fn find(p: &mut [u32], mut x: u32) -> u32 {
