@@ -76,6 +76,7 @@ impl<Lv: Copy, T> Generation<Lv, T> {
     /// True if the log has grown enough since the last compaction to try one.
     #[inline]
     pub fn compaction_due(&self) -> bool {
+        // Relaxed: a threshold, not a publication; a stale value only moves one try.
         self.log.version() >= self.compact_at.load(Ordering::Relaxed)
     }
 

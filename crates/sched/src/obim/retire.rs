@@ -85,6 +85,7 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
     /// rarely get to compact (a 10^7-node path at 2 threads compacted 30 times, not 7,700).
     #[inline]
     pub(super) fn maintain(&mut self) {
+        // Relaxed: a hint; `maintain_slow` reads `previous` again under the lock.
         let due = if self.s.previous.load(Ordering::Relaxed).is_null() {
             self.gen().compaction_due() || self.scans_wasteful()
         } else {
@@ -128,6 +129,8 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
                 if !self.grace_period_over() {
                     return; // one compaction at a time: the next waits for this grace period
                 }
+                // Relaxed: `previous` is written only under `maintenance`, whose release
+                // publishes it; readers outside the lock use it as a hint only.
                 self.s
                     .previous
                     .store(std::ptr::null_mut(), Ordering::Relaxed);
@@ -159,8 +162,7 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
             // SAFETY: a retired bag is in no log or local map since the compaction that
             // retired it; every worker dropped its pointers to it on entering the generation
             // that compaction made; and it was listed once, in the list taken above.
-            let bag = unsafe { Box::from_raw(bag as *mut Bag<T>) };
-            let mut bag = bag;
+            let mut bag = unsafe { Box::from_raw(bag as *mut Bag<T>) };
             bag.recycle(&mut self.w, |t| stragglers.push(t));
             spares.push(bag);
             self.stats.bags_reclaimed += 1;
@@ -204,6 +206,8 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
         let next = Box::new(Generation::new(gen.number + 1, &kept));
         *retired_now = retired;
         gen.seal();
+        // Release: pairs with `maintain_slow`'s Acquire load (which also runs under
+        // `maintenance`, so the lock alone would do; the pairing keeps the argument local).
         s.previous.store(old as *mut _, Ordering::Release);
         // Release: publishes the new generation to `enter_current`'s Acquire load.
         s.current.store(Box::into_raw(next), Ordering::Release);
