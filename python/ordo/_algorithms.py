@@ -248,8 +248,10 @@ def kcore(
     """Core numbers of the undirected simple view (int64), as networkx's ``core_number``.
 
     ``algo``: ``"peel"`` (bucketed peeling by levels on the frontier executor; the
-    fastest), ``"priority"`` (asynchronous h-index updates on ``scheduler``), or ``"auto"``:
-    peeling unless a scheduler or its parameters are given.
+    fastest with several threads), ``"serial"`` (Batagelj-Zaversnik bucket peeling, the
+    fastest on one thread), ``"priority"`` (asynchronous h-index updates on ``scheduler``),
+    or ``"auto"``: ``"serial"`` with ``threads=1``, else ``"peel"``, unless a scheduler or
+    its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3])   # a triangle and a tail
@@ -291,7 +293,8 @@ def mst(
     executor; the fastest with several threads), ``"filter-kruskal"`` (filter-Kruskal on
     one thread; faster than Boruvka at one thread on social and Kronecker graphs),
     ``"priority"`` (Boruvka with merging by priority on ``scheduler``, seed 000's), or
-    ``"auto"``: parallel Boruvka unless a scheduler or its parameters are given.
+    ``"auto"``: filter-Kruskal with ``threads=1``, else parallel Boruvka, unless a
+    scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1, 2, 5])
@@ -382,7 +385,8 @@ def max_flow(
 
 def applications() -> List[Dict[str, Any]]:
     """Every application ordo has: ``name``, ``about``, its methods (``algos``, for
-    ``algo=``; the first is what ``"auto"`` runs unless a scheduler is asked for) and its
+    ``algo=``; the first is what ``"auto"`` runs unless a scheduler is asked for),
+    ``one_thread`` (what ``"auto"`` runs instead with ``threads=1``, or None) and its
     parameters (``params``, by the names the command line uses).
 
     >>> import ordo

@@ -212,7 +212,9 @@ METHODS = [
     ("bfs", "direction"),
     ("cc", "afforest"),
     ("kcore", "peel"),
+    ("kcore", "serial"),
     ("mst", "boruvka"),
+    ("mst", "filter-kruskal"),
     ("pagerank", "pull"),
     ("pagerank", "pull-jacobi"),
 ]
@@ -255,5 +257,12 @@ def test_methods_are_chosen_and_checked():
     assert ordo.pagerank(G, priority="prd", report=True)[1]["algo"] == "priority"
     with pytest.raises(ValueError, match="frontier executor"):
         ordo.cc(G, algo="afforest", scheduler="obim")
-    with pytest.raises(ValueError, match="choose from auto, peel, priority"):
+    with pytest.raises(ValueError, match="choose from auto, peel, serial, priority"):
         ordo.kcore(G, algo="bogus")
+    # On one thread, auto runs the serial method where an application has one.
+    assert ordo.kcore(G, threads=1, report=True)[1]["algo"] == "serial"
+    assert ordo.kcore(G, threads=2, report=True)[1]["algo"] == "peel"
+    assert ordo.mst(G, threads=1, report=True)[1]["algo"] == "filter-kruskal"
+    assert ordo.bfs(G, 0, threads=1, report=True)[1]["algo"] == "direction"
+    kcore = next(a for a in ordo.applications() if a["name"] == "kcore")
+    assert kcore["one_thread"] == "serial"

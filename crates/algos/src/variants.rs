@@ -5,7 +5,9 @@
 //! run on the scheduler the user names). Some also have a method on the frontier executor that
 //! is the fastest known for the problem. `auto` runs the fastest one unless the run asks for
 //! a scheduler (a scheduler other than `auto`, a scheduler parameter, or a scheduler probe):
-//! then the scheduled version, since that is what the request is about.
+//! then the scheduled version, since that is what the request is about. Where a serial
+//! method beats the parallel one on one thread (k-core's bucket peeling, MST's
+//! filter-Kruskal), `auto` on one thread runs that one.
 
 /// One method of an application.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +24,9 @@ pub struct Variant {
 #[derive(Debug, Clone, Copy)]
 pub struct Variants {
     pub app: &'static str,
+    /// What `auto` picks instead of the first on one thread, if anything: a serial method
+    /// that beats the parallel one there.
+    pub one_thread: Option<&'static str>,
     pub list: &'static [Variant],
 }
 
@@ -55,23 +60,33 @@ impl Variants {
 
     /// The `--help` text listing the methods.
     pub fn help(&self) -> String {
-        let mut s = String::from("Method: auto (the fastest, unless a scheduler is asked for)");
+        let mut s = String::from("Method: auto (the fastest, unless a scheduler is asked for");
+        if let Some(serial) = self.one_thread {
+            s += &format!("; {serial} on one thread, {} on more", self.list[0].name);
+        }
+        s += ")";
         for v in self.list {
             s += &format!("; {} ({})", v.name, v.about);
         }
         s
     }
 
-    /// The method to run for `--algo asked`. `scheduler_request` names what in the run asks
-    /// for a priority scheduler (e.g. `"--scheduler obim"`), if anything does.
+    /// The method to run for `--algo asked` on `threads` workers. `scheduler_request` names
+    /// what in the run asks for a priority scheduler (e.g. `"--scheduler obim"`), if
+    /// anything does.
     pub fn resolve(
         &self,
         asked: &str,
         scheduler_request: Option<&str>,
+        threads: usize,
     ) -> Result<&'static Variant, VariantError> {
         let by_name = |name: &str| self.list.iter().find(|v| v.name == name);
         match (asked, scheduler_request) {
-            ("auto", None) => Ok(&self.list[0]),
+            ("auto", None) => Ok(self
+                .one_thread
+                .filter(|_| threads == 1)
+                .and_then(by_name)
+                .unwrap_or(&self.list[0])),
             ("auto", Some(_)) => Ok(self
                 .list
                 .iter()
@@ -98,18 +113,30 @@ mod tests {
     use super::*;
     use crate::bfs::app::VARIANTS as BFS;
     use crate::cc::app::VARIANTS as CC;
+    use crate::kcore::app::VARIANTS as KCORE;
 
     #[test]
     fn auto_picks_the_fastest_unless_a_scheduler_is_asked_for() {
-        assert_eq!(BFS.resolve("auto", None).unwrap().name, "direction");
+        assert_eq!(BFS.resolve("auto", None, 2).unwrap().name, "direction");
         let asked = Some("--scheduler obim");
-        assert_eq!(BFS.resolve("auto", asked).unwrap().name, "priority");
-        assert_eq!(CC.resolve("priority", None).unwrap().name, "priority");
+        assert_eq!(BFS.resolve("auto", asked, 2).unwrap().name, "priority");
+        assert_eq!(CC.resolve("priority", None, 2).unwrap().name, "priority");
         assert!(matches!(
-            CC.resolve("afforest", asked),
+            CC.resolve("afforest", asked, 2),
             Err(VariantError::NoScheduler { .. })
         ));
-        let e = BFS.resolve("dfs", None).unwrap_err().to_string();
+        let e = BFS.resolve("dfs", None, 2).unwrap_err().to_string();
         assert!(e.contains("auto, direction, priority"), "{e}");
+    }
+
+    #[test]
+    fn auto_on_one_thread_picks_the_serial_method_where_there_is_one() {
+        assert_eq!(KCORE.resolve("auto", None, 1).unwrap().name, "serial");
+        assert_eq!(KCORE.resolve("auto", None, 2).unwrap().name, "peel");
+        assert_eq!(KCORE.resolve("peel", None, 1).unwrap().name, "peel");
+        let asked = Some("--scheduler obim");
+        assert_eq!(KCORE.resolve("auto", asked, 1).unwrap().name, "priority");
+        assert_eq!(BFS.resolve("auto", None, 1).unwrap().name, "direction");
+        assert!(KCORE.help().contains("serial on one thread, peel on more"));
     }
 }

@@ -268,6 +268,12 @@ proptest! {
         let out = kcore::peel::run(&g, &ExecConfig::new(threads)).unwrap();
         prop_assert_eq!(out.core, kcore::serial_kcore(&g));
     }
+
+    #[test]
+    fn one_thread_bucket_peeling_equals_the_oracle(g in arb_undirected()) {
+        let g = simple(&g);
+        prop_assert_eq!(kcore::bucket::run(&g).core, kcore::serial_kcore(&g));
+    }
 }
 
 #[test]
@@ -286,9 +292,11 @@ fn peeling_on_generated_and_real_graphs() {
         }
     }
     for (name, g) in &graphs {
-        agrees_at_1_2_8(name, &kcore::serial_kcore(g), |cfg| {
+        let expected = kcore::serial_kcore(g);
+        agrees_at_1_2_8(name, &expected, |cfg| {
             kcore::peel::run(g, cfg).unwrap().core
         });
+        assert!(kcore::bucket::run(g).core == expected, "{name}: bucket");
     }
 }
 

@@ -139,9 +139,20 @@ fn check_spec(spec: &AppSpec) {
     }
     // `auto` and no request resolve to the first method; a scheduler request to a scheduled
     // one, or is refused where there is none.
-    let auto = spec.method("auto", None).unwrap();
+    let auto = spec.method("auto", None, 2).unwrap();
     assert_eq!(auto.name, spec.variants.list[0].name, "{}", spec.name);
-    match spec.method("auto", Some("--scheduler obim")) {
+    // A one-thread choice is one of the methods, and not a scheduled one (a request without
+    // a scheduler must not need one).
+    let serial = spec.method("auto", None, 1).unwrap();
+    assert!(!serial.scheduled || spec.variants.one_thread.is_none());
+    if let Some(name) = spec.variants.one_thread {
+        assert_eq!(
+            serial.name, name,
+            "{}: one_thread names no method",
+            spec.name
+        );
+    }
+    match spec.method("auto", Some("--scheduler obim"), 2) {
         Ok(m) => assert!(m.scheduled || spec.no_scheduler.is_none(), "{}", spec.name),
         Err(_) => assert!(spec.no_scheduler.is_some(), "{}", spec.name),
     }

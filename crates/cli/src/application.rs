@@ -34,8 +34,9 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
         return Err(CliError::usage(why));
     }
     let request = a.scheduler_request(spec);
+    let req = run_request(&a.run)?;
     let method = spec
-        .method(&a.algo, request.as_deref())
+        .method(&a.algo, request.as_deref(), req.threads(None))
         .map_err(app_error)?;
     let li = load_noted(&a.input)?;
     let header = Header::new(spec.name, &li, &a.run);
@@ -50,7 +51,6 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
     }
     let p = prepared.map_err(app_error)?;
 
-    let req = run_request(&a.run)?;
     let (sched, exec) = if method.scheduled {
         let (sched, mut exec) = req.scheduled(A::delta_hint(&p)).map_err(spec_error)?;
         if a.run.breakdown {

@@ -81,9 +81,6 @@ impl<'py> AppVisitor for Call<'_, 'py> {
             }
         }
         let request = scheduler_request(spec, &values, self.scheduler, !pairs.is_empty());
-        let method = spec
-            .method(self.algo, request.as_deref())
-            .map_err(app_error)?;
         let cancel = Arc::new(AtomicBool::new(false));
         let req = RunRequest {
             scheduler: self.scheduler.to_string(),
@@ -92,6 +89,9 @@ impl<'py> AppVisitor for Call<'_, 'py> {
             cancel: Some(cancel.clone()),
             ..RunRequest::new(topology().clone())
         };
+        let method = spec
+            .method(self.algo, request.as_deref(), req.threads(None))
+            .map_err(app_error)?;
         let (graph, report) = (self.graph, self.report);
         let outcome = interruptible(py, Some(&cancel), || -> Result<_, Failure> {
             let mut source = PySource(graph);
@@ -374,6 +374,7 @@ pub fn applications(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("about", app.about)?;
         let algos: Vec<&str> = app.variants.list.iter().map(|v| v.name).collect();
         d.set_item("algos", algos)?;
+        d.set_item("one_thread", app.variants.one_thread)?;
         let params: Vec<&str> = app.params.iter().map(|p| p.name).collect();
         d.set_item("params", params)?;
         list.append(d)?;

@@ -61,18 +61,19 @@ pub struct AppSpec {
 }
 
 impl AppSpec {
-    /// The method `--algo asked` runs; `scheduler_request` names what in the run asks for a
-    /// priority scheduler, if anything does.
+    /// The method `--algo asked` runs on `threads` workers; `scheduler_request` names what in
+    /// the run asks for a priority scheduler, if anything does.
     pub fn method(
         &self,
         asked: &str,
         scheduler_request: Option<&str>,
+        threads: usize,
     ) -> Result<&'static Variant, AppError> {
         let scheduled = self.variants.list.iter().any(|v| v.scheduled);
         match (self.no_scheduler, scheduler_request) {
             (Some(why), Some(_)) if !scheduled => Err(AppError::Usage(why.into())),
             (_, _) if !scheduled => Ok(&self.variants.list[0]),
-            _ => Ok(self.variants.resolve(asked, scheduler_request)?),
+            _ => Ok(self.variants.resolve(asked, scheduler_request, threads)?),
         }
     }
 

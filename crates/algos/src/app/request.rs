@@ -69,9 +69,14 @@ impl RunRequest {
         Ok(cfg)
     }
 
+    /// The workers the run gets: those asked for, else every core, at most `max_workers`.
+    pub fn threads(&self, max_workers: Option<usize>) -> usize {
+        self.threads.unwrap_or_else(|| default_threads(max_workers))
+    }
+
     /// The executor for at most `max_workers` default threads.
     pub fn exec(&self, max_workers: Option<usize>) -> Result<ExecConfig, SpecError> {
-        let threads = self.threads.unwrap_or_else(|| default_threads(max_workers));
+        let threads = self.threads(max_workers);
         if threads == 0 || threads > MAX_THREADS {
             return Err(SpecError::Threads(threads));
         }

@@ -21,6 +21,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "astar",
+    one_thread: None,
     list: &[
         Variant {
             name: "delta-stepping",

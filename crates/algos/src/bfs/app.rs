@@ -20,6 +20,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "bfs",
+    one_thread: None,
     list: &[
         Variant {
             name: "direction",

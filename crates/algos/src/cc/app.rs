@@ -19,6 +19,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "cc",
+    one_thread: None,
     list: &[
         Variant {
             name: "afforest",

@@ -19,10 +19,16 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "kcore",
+    one_thread: Some("serial"),
     list: &[
         Variant {
             name: "peel",
             about: "bucketed peeling by levels (Julienne, SPAA 2017; PKC) on the frontier executor",
+            scheduled: false,
+        },
+        Variant {
+            name: "serial",
+            about: "bucket peeling (Batagelj and Zaversnik 2003) on one thread",
             scheduled: false,
         },
         Variant {
@@ -74,12 +80,13 @@ impl App for Kcore {
 
     fn run(
         p: &Undirected,
-        _method: &Variant,
+        method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<KcoreOutput, AppError> {
         match sched {
             Some(s) => Ok(by_name(s, exec, &p.graph)?),
+            None if method.name == "serial" => Ok(kcore::bucket::run(&p.graph)),
             None => Ok(kcore::peel::run(&p.graph, exec)?),
         }
     }

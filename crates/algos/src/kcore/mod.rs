@@ -16,12 +16,13 @@
 //!
 //! Input: an undirected simple graph (see [`ordo_graph::undirected_simple`]).
 //!
-//! [`peel`] is parallel bucketed peeling on the frontier executor, the fastest method (what
-//! `ordo kcore` runs by default); this priority-scheduled version stays as the papers'-style
-//! variant.
+//! [`peel`] is parallel bucketed peeling on the frontier executor, the fastest method on more
+//! than one thread (what `ordo kcore` runs by default there); [`bucket`] is the fastest on
+//! one. This priority-scheduled version stays as the papers'-style variant.
 
 pub mod app;
 
+pub mod bucket;
 pub mod peel;
 
 use crate::verify::{compare, VerifyError};

@@ -16,6 +16,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "mst",
+    one_thread: Some("filter-kruskal"),
     list: &[
         Variant {
             name: "boruvka",

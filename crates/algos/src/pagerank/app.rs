@@ -22,6 +22,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "pagerank",
+    one_thread: None,
     list: &[
         Variant {
             name: "pull",
