@@ -293,7 +293,7 @@ def mst(
     executor; the fastest with several threads), ``"filter-kruskal"`` (filter-Kruskal on
     one thread; faster than Boruvka at one thread on social and Kronecker graphs),
     ``"priority"`` (Boruvka with merging by priority on ``scheduler``, seed 000's), or
-    ``"auto"``: filter-Kruskal with ``threads=1``, else parallel Boruvka, unless a
+    ``"auto"``: filter-Kruskal on up to 2 threads, else parallel Boruvka, unless a
     scheduler or its parameters are given.
 
     >>> import ordo
@@ -386,7 +386,8 @@ def max_flow(
 def applications() -> List[Dict[str, Any]]:
     """Every application ordo has: ``name``, ``about``, its methods (``algos``, for
     ``algo=``; the first is what ``"auto"`` runs unless a scheduler is asked for),
-    ``one_thread`` (what ``"auto"`` runs instead with ``threads=1``, or None) and its
+    ``few_threads`` (``(algo, up_to)``: what ``"auto"`` runs instead on at most ``up_to``
+    threads, or None) and its
     parameters (``params``, by the names the command line uses).
 
     >>> import ordo

@@ -265,4 +265,6 @@ def test_methods_are_chosen_and_checked():
     assert ordo.mst(G, threads=1, report=True)[1]["algo"] == "filter-kruskal"
     assert ordo.bfs(G, 0, threads=1, report=True)[1]["algo"] == "direction"
     kcore = next(a for a in ordo.applications() if a["name"] == "kcore")
-    assert kcore["one_thread"] == "serial"
+    assert kcore["few_threads"] == ("serial", 1)
+    assert ordo.mst(G, threads=2, report=True)[1]["algo"] == "filter-kruskal"
+    assert ordo.mst(G, threads=3, report=True)[1]["algo"] == "boruvka"

@@ -6,8 +6,8 @@
 //! is the fastest known for the problem. `auto` runs the fastest one unless the run asks for
 //! a scheduler (a scheduler other than `auto`, a scheduler parameter, or a scheduler probe):
 //! then the scheduled version, since that is what the request is about. Where a serial
-//! method beats the parallel one on one thread (k-core's bucket peeling, MST's
-//! filter-Kruskal), `auto` on one thread runs that one.
+//! method beats the parallel one on few threads (k-core's bucket peeling on one, MST's
+//! filter-Kruskal on up to two), `auto` on that many runs the serial one.
 
 /// One method of an application.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,10 +24,17 @@ pub struct Variant {
 #[derive(Debug, Clone, Copy)]
 pub struct Variants {
     pub app: &'static str,
-    /// What `auto` picks instead of the first on one thread, if anything: a serial method
+    /// What `auto` picks instead of the first on few threads, if anything: a serial method
     /// that beats the parallel one there.
-    pub one_thread: Option<&'static str>,
+    pub few_threads: Option<FewThreads>,
     pub list: &'static [Variant],
+}
+
+/// A method `auto` runs on at most `up_to` threads.
+#[derive(Debug, Clone, Copy)]
+pub struct FewThreads {
+    pub method: &'static str,
+    pub up_to: usize,
 }
 
 /// The priority-scheduled version, as most applications name it.
@@ -61,8 +68,15 @@ impl Variants {
     /// The `--help` text listing the methods.
     pub fn help(&self) -> String {
         let mut s = String::from("Method: auto (the fastest, unless a scheduler is asked for");
-        if let Some(serial) = self.one_thread {
-            s += &format!("; {serial} on one thread, {} on more", self.list[0].name);
+        if let Some(few) = self.few_threads {
+            let threads = match few.up_to {
+                1 => "one thread".to_string(),
+                n => format!("up to {n} threads"),
+            };
+            s += &format!(
+                "; {} on {threads}, {} on more",
+                few.method, self.list[0].name
+            );
         }
         s += ")";
         for v in self.list {
@@ -83,9 +97,9 @@ impl Variants {
         let by_name = |name: &str| self.list.iter().find(|v| v.name == name);
         match (asked, scheduler_request) {
             ("auto", None) => Ok(self
-                .one_thread
-                .filter(|_| threads == 1)
-                .and_then(by_name)
+                .few_threads
+                .filter(|few| threads <= few.up_to)
+                .and_then(|few| by_name(few.method))
                 .unwrap_or(&self.list[0])),
             ("auto", Some(_)) => Ok(self
                 .list
@@ -114,6 +128,7 @@ mod tests {
     use crate::bfs::app::VARIANTS as BFS;
     use crate::cc::app::VARIANTS as CC;
     use crate::kcore::app::VARIANTS as KCORE;
+    use crate::mst::app::VARIANTS as MST;
 
     #[test]
     fn auto_picks_the_fastest_unless_a_scheduler_is_asked_for() {
@@ -130,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn auto_on_one_thread_picks_the_serial_method_where_there_is_one() {
+    fn auto_on_few_threads_picks_the_serial_method_where_there_is_one() {
         assert_eq!(KCORE.resolve("auto", None, 1).unwrap().name, "serial");
         assert_eq!(KCORE.resolve("auto", None, 2).unwrap().name, "peel");
         assert_eq!(KCORE.resolve("peel", None, 1).unwrap().name, "peel");
@@ -138,5 +153,10 @@ mod tests {
         assert_eq!(KCORE.resolve("auto", asked, 1).unwrap().name, "priority");
         assert_eq!(BFS.resolve("auto", None, 1).unwrap().name, "direction");
         assert!(KCORE.help().contains("serial on one thread, peel on more"));
+        assert_eq!(MST.resolve("auto", None, 2).unwrap().name, "filter-kruskal");
+        assert_eq!(MST.resolve("auto", None, 3).unwrap().name, "boruvka");
+        assert!(MST
+            .help()
+            .contains("filter-kruskal on up to 2 threads, boruvka on more"));
     }
 }

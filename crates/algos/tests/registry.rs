@@ -139,18 +139,20 @@ fn check_spec(spec: &AppSpec) {
     }
     // `auto` and no request resolve to the first method; a scheduler request to a scheduled
     // one, or is refused where there is none.
-    let auto = spec.method("auto", None, 2).unwrap();
+    let auto = spec.method("auto", None, 64).unwrap();
     assert_eq!(auto.name, spec.variants.list[0].name, "{}", spec.name);
-    // A one-thread choice is one of the methods, and not a scheduled one (a request without
+    // A few-threads choice is one of the methods, and not a scheduled one (a request without
     // a scheduler must not need one).
-    let serial = spec.method("auto", None, 1).unwrap();
-    assert!(!serial.scheduled || spec.variants.one_thread.is_none());
-    if let Some(name) = spec.variants.one_thread {
+    if let Some(few) = spec.variants.few_threads {
+        let serial = spec.method("auto", None, few.up_to).unwrap();
         assert_eq!(
-            serial.name, name,
-            "{}: one_thread names no method",
+            serial.name, few.method,
+            "{}: few_threads names no method",
             spec.name
         );
+        assert!(!serial.scheduled, "{}", spec.name);
+        let more = spec.method("auto", None, few.up_to + 1).unwrap();
+        assert_eq!(more.name, spec.variants.list[0].name, "{}", spec.name);
     }
     match spec.method("auto", Some("--scheduler obim"), 2) {
         Ok(m) => assert!(m.scheduled || spec.no_scheduler.is_none(), "{}", spec.name),

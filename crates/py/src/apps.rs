@@ -374,7 +374,8 @@ pub fn applications(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("about", app.about)?;
         let algos: Vec<&str> = app.variants.list.iter().map(|v| v.name).collect();
         d.set_item("algos", algos)?;
-        d.set_item("one_thread", app.variants.one_thread)?;
+        let few = app.variants.few_threads.map(|f| (f.method, f.up_to));
+        d.set_item("few_threads", few)?;
         let params: Vec<&str> = app.params.iter().map(|p| p.name).collect();
         d.set_item("params", params)?;
         list.append(d)?;

@@ -21,7 +21,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "astar",
-    one_thread: None,
+    few_threads: None,
     list: &[
         Variant {
             name: "delta-stepping",

@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// One method: level-synchronous Brandes with its own queues, not a priority scheduler.
 pub const VARIANTS: Variants = Variants {
     app: "bc",
-    one_thread: None,
+    few_threads: None,
     list: &[Variant {
         name: "brandes",
         about: "level-synchronous Brandes with seed 001's layout and NUMA-aware queues",

@@ -19,7 +19,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "cc",
-    one_thread: None,
+    few_threads: None,
     list: &[
         Variant {
             name: "afforest",

@@ -9,8 +9,12 @@
 //! (m/n)) work for random weights, against Kruskal's O(m log m).
 //!
 //! Edges are [`Edge`]s ordered by `(weight, a, b)`, the order Kruskal uses, so the forest is
-//! the same unique one [`kruskal`](super::kruskal) finds.
+//! the same unique one [`kruskal`](super::kruskal) finds. The graph lists them in `(a, b)`
+//! order (sorted adjacency), and splits and filters keep that order within each part, so a
+//! part is sorted by a radix sort on the weight alone ([`weight_sort`](super::weight_sort));
+//! on a graph whose adjacency is not sorted, by comparisons.
 
+use super::weight_sort::sort_by_weight;
 use super::{Edge, MstOutput};
 use ordo_exec::{RunReport, ThreadStats};
 use ordo_graph::Graph;
@@ -27,8 +31,13 @@ const PIVOT_SAMPLE: usize = 31;
 /// The forest of the undirected weighted graph `g` (each edge stored in both directions).
 pub fn run(g: &Graph) -> MstOutput {
     let start = Instant::now();
+    forest_of(g, super::edges_of(g), start)
+}
+
+/// The forest of `g` from its edges in any order (timed from `start`).
+fn forest_of(g: &Graph, mut edges: Vec<Edge>, start: Instant) -> MstOutput {
     let n = g.num_nodes();
-    let mut edges = super::edges_of(g);
+    let ab_ordered = edges.is_sorted_by_key(|e| (e.a, e.b));
     // Nodes with an edge: the forest has fewer edges than that (isolated ids do not count:
     // CA-HepPh's file numbers 89K ids, 12K of them with edges).
     let linked = (0..n as u32).filter(|&v| g.out_degree(v) > 0).count();
@@ -38,6 +47,8 @@ pub fn run(g: &Graph) -> MstOutput {
         edges: Vec::with_capacity(n.saturating_sub(1)),
         filtered: 0,
         rng: 0x9E37_79B9_7F4A_7C15,
+        ab_ordered,
+        buffer: Vec::new(),
     };
     forest.solve(&mut edges);
     let time = start.elapsed();
@@ -69,6 +80,10 @@ struct Forest {
     /// Edges looked at by a filter pass or a Kruskal scan.
     filtered: u64,
     rng: u64,
+    /// Every part is in `(a, b)` order, so sorting by weight alone (stably) sorts it.
+    ab_ordered: bool,
+    /// Scratch for splits and radix passes.
+    buffer: Vec<Edge>,
 }
 
 impl Forest {
@@ -86,12 +101,16 @@ impl Forest {
     /// that every edge lighter than all of `part` has been added already.
     fn solve(&mut self, part: &mut [Edge]) {
         if part.len() <= SORT_BELOW.max(SORT_PER_MERGE * self.merges_left) {
-            part.sort_unstable();
+            if self.ab_ordered {
+                sort_by_weight(part, &mut self.buffer);
+            } else {
+                part.sort_unstable();
+            }
             self.scan(part);
             return;
         }
         let pivot = self.pivot(part);
-        let light = partition(part, |e| *e <= pivot);
+        let light = stable_partition(part, |e| *e <= pivot, &mut self.buffer);
         let (light_part, heavy_part) = part.split_at_mut(light);
         self.solve(light_part);
         let kept = self.filter(heavy_part);
@@ -138,16 +157,26 @@ impl Forest {
     }
 }
 
-/// Reorders `part` so that the edges satisfying `light` come first; returns their count.
-fn partition(part: &mut [Edge], light: impl Fn(&Edge) -> bool) -> usize {
-    let mut first_heavy = 0;
+/// Reorders `part` so that the edges satisfying `light` come first, each side in its old
+/// order; returns their count. `heavy` is scratch space.
+fn stable_partition(
+    part: &mut [Edge],
+    light: impl Fn(&Edge) -> bool,
+    heavy: &mut Vec<Edge>,
+) -> usize {
+    heavy.clear();
+    let mut kept = 0;
     for i in 0..part.len() {
-        if light(&part[i]) {
-            part.swap(first_heavy, i);
-            first_heavy += 1;
+        let e = part[i];
+        if light(&e) {
+            part[kept] = e;
+            kept += 1;
+        } else {
+            heavy.push(e);
         }
     }
-    first_heavy
+    part[kept..].copy_from_slice(heavy);
+    kept
 }
 
 #[cfg(test)]
@@ -182,8 +211,13 @@ mod tests {
                 .filter(|&(a, b, _)| a != b)
                 .collect();
             let g = graph(n, &edges);
-            let out = run(&g);
-            assert_eq!(out.edges, super::super::kruskal(&g), "trial {trial}");
+            let expected = super::super::kruskal(&g);
+            assert_eq!(run(&g).edges, expected, "trial {trial}");
+            // Out of (a, b) order, the parts are sorted by comparisons.
+            let mut reversed = super::super::edges_of(&g);
+            reversed.reverse();
+            let out = forest_of(&g, reversed, Instant::now());
+            assert_eq!(out.edges, expected, "trial {trial}, reversed");
         }
     }
 

@@ -27,6 +27,7 @@ pub mod app;
 
 pub mod boruvka;
 pub mod filter_kruskal;
+mod weight_sort;
 
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -246,13 +247,15 @@ pub fn run<S: Scheduler<MstTask>>(
 
 /// Every edge of an undirected graph (stored as both of its arcs) once, from its smaller end.
 pub(crate) fn edges_of(g: &Graph) -> Vec<Edge> {
-    (0..g.num_nodes() as u32)
-        .flat_map(|v| {
-            g.out_edges(v)
-                .filter(move |&(t, _)| t > v)
-                .map(move |(t, w)| Edge::new(v, t, w))
-        })
-        .collect()
+    let mut edges = Vec::with_capacity(g.num_edges() / 2);
+    for v in 0..g.num_nodes() as u32 {
+        for (t, w) in g.out_edges(v) {
+            if t > v {
+                edges.push(Edge::new(v, t, w));
+            }
+        }
+    }
+    edges
 }
 
 /// Serial oracle: Kruskal over the edges sorted in the same order, with a plain union-find.

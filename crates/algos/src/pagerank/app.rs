@@ -22,7 +22,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "pagerank",
-    one_thread: None,
+    few_threads: None,
     list: &[
         Variant {
             name: "pull",

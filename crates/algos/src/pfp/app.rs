@@ -15,7 +15,7 @@ use std::sync::Arc;
 /// One method: preflow-push, highest label first, on the scheduler.
 pub const VARIANTS: Variants = Variants {
     app: "pfp",
-    one_thread: None,
+    few_threads: None,
     list: &[PRIORITY],
 };
 

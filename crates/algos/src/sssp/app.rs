@@ -20,7 +20,7 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "sssp",
-    one_thread: None,
+    few_threads: None,
     list: &[
         Variant {
             name: "delta-stepping",

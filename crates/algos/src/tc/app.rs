@@ -18,7 +18,7 @@ by_name!(
 /// (heaviest nodes first).
 pub const VARIANTS: Variants = Variants {
     app: "tc",
-    one_thread: None,
+    few_threads: None,
     list: &[PRIORITY],
 };
 
