@@ -8,9 +8,15 @@
 //! adds sigma[v] to sigma[w] (seed 001 Algorithm 1). sigma[v] is final by then: its
 //! additions all happened during level d - 1, before the barrier.
 //!
-//! Backward, level d from the deepest: delta[u] = sum over arcs u -> w with depth[w] = d + 1
-//! of sigma[u] / sigma[w] * (1 + delta[w]), pulled by u's own thread (no atomics: delta[w] was
-//! final at the previous barrier), then score[u] += delta[u] for u != source.
+//! The forward phase marks each arc it adds along ([`Successors`]).
+//!
+//! Backward, level d from the deepest: delta[u] = sum over the marked arcs u -> w (those with
+//! depth[w] = d + 1) of sigma[u] / sigma[w] * (1 + delta[w]), pulled by u's own thread (no
+//! atomics: delta[w] was final at the previous barrier), then score[u] += delta[u] for
+//! u != source.
+//!
+//! A lone worker (one thread) takes no compare-and-swap or atomic add: plain loads and
+//! stores do, as nothing else writes.
 //!
 //! Reset: each thread clears the vertices its own lane discovered, so a source costs what it
 //! visits, not O(n).
@@ -22,6 +28,7 @@
 //! written before a barrier, whose Release/Acquire edges make it visible.
 
 use super::lanes::{Lanes, Queues};
+use super::successors::Successors;
 use ordo_exec::barrier::{Poisoned, SumBarrier};
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
@@ -90,6 +97,9 @@ struct Shared<'g> {
     sigma: Vec<AtomicU64>,
     delta: Vec<AtomicU64>,
     score: Vec<AtomicU64>,
+    successors: Successors,
+    /// One thread: no read-modify-writes.
+    alone: bool,
     lanes: Lanes,
     barrier: SumBarrier,
     /// Set by thread 0 before a barrier, read by all after it: everyone stops at the same step.
@@ -202,27 +212,42 @@ impl Worker<'_, '_> {
             let mut edges = 0u64;
             let mut expanded = 0u64;
             let marks = &mut self.marks;
+            let alone = s.alone;
             let taken = s.lanes.drain(self.tid, self.step, &slices, |v| {
                 expanded += 1;
                 marks.mark(v);
                 let sv = load(&s.sigma[v as usize]);
-                let nbrs = s.g.neighbors(v);
+                let arcs = s.g.edge_range(v);
+                let first = arcs.start;
+                let nbrs = &s.g.targets()[arcs];
                 edges += nbrs.len() as u64;
-                for &w in nbrs {
+                for (i, &w) in nbrs.iter().enumerate() {
                     marks.mark(w);
                     let dw = &s.depth[w as usize];
                     let mut seen = dw.load(Relaxed);
                     if seen == UNVISITED {
-                        seen = match dw.compare_exchange(UNVISITED, d + 1, Relaxed, Relaxed) {
-                            Ok(_) => {
-                                next.push(w);
-                                d + 1
-                            }
-                            Err(x) => x,
-                        };
+                        if alone {
+                            dw.store(d + 1, Relaxed);
+                            next.push(w);
+                            seen = d + 1;
+                        } else {
+                            seen = match dw.compare_exchange(UNVISITED, d + 1, Relaxed, Relaxed) {
+                                Ok(_) => {
+                                    next.push(w);
+                                    d + 1
+                                }
+                                Err(x) => x,
+                            };
+                        }
                     }
                     if seen == d + 1 {
-                        add(&s.sigma[w as usize], sv);
+                        let sw = &s.sigma[w as usize];
+                        if alone {
+                            store(sw, load(sw) + sv);
+                        } else {
+                            add(sw, sv);
+                        }
+                        s.successors.set(first + i, alone);
                     }
                 }
             });
@@ -251,8 +276,10 @@ impl Worker<'_, '_> {
             let taken = s.lanes.drain(self.tid, self.step, &slices, |u| {
                 let su = load(&s.sigma[u as usize]);
                 let mut acc = 0.0;
-                for &w in s.g.neighbors(u) {
-                    if s.depth[w as usize].load(Relaxed) == d + 1 {
+                let arcs = s.g.edge_range(u);
+                let first = arcs.start;
+                for (i, &w) in s.g.targets()[arcs].iter().enumerate() {
+                    if s.successors.get(first + i) {
                         let w = w as usize;
                         acc += su / load(&s.sigma[w]) * (1.0 + load(&s.delta[w]));
                     }
@@ -278,6 +305,7 @@ impl Worker<'_, '_> {
             self.s.depth[v].store(UNVISITED, Relaxed);
             store(&self.s.sigma[v], 0.0);
             store(&self.s.delta[v], 0.0);
+            self.s.successors.clear(self.s.g.edge_range(v as u32));
         }
     }
 }
@@ -297,6 +325,8 @@ pub(super) fn run(
         sigma: (0..n).map(|_| AtomicU64::new(0)).collect(),
         delta: (0..n).map(|_| AtomicU64::new(0)).collect(),
         score: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        successors: Successors::new(g.num_edges()),
+        alone: threads == 1,
         lanes: Lanes::new(threads, ec.queues, ec.task),
         barrier: SumBarrier::new(threads),
         stop: AtomicBool::new(false),

@@ -30,6 +30,7 @@ pub mod app;
 mod brandes;
 mod engine;
 mod lanes;
+mod successors;
 
 pub use brandes::{compare_scores, serial_brandes, TOLERANCE};
 pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS};
