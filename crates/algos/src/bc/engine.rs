@@ -143,6 +143,18 @@ impl Marks {
     }
 }
 
+/// `values[v]` without a bounds check, for the per-arc loops.
+///
+/// # Safety
+/// `v < values.len()`: every array indexed so has one entry per node, and `v` is a node (a
+/// frontier vertex or a target of the graph, whose constructors check targets against n).
+#[inline(always)]
+unsafe fn at<T>(values: &[T], v: u32) -> &T {
+    debug_assert!((v as usize) < values.len());
+    // SAFETY: the caller's promise.
+    unsafe { values.get_unchecked(v as usize) }
+}
+
 /// One thread's view: its id, its step count (for cursor parity) and its counters.
 struct Worker<'s, 'g> {
     s: &'s Shared<'g>,
@@ -216,14 +228,14 @@ impl Worker<'_, '_> {
             let taken = s.lanes.drain(self.tid, self.step, &slices, |v| {
                 expanded += 1;
                 marks.mark(v);
-                let sv = load(&s.sigma[v as usize]);
-                let arcs = s.g.edge_range(v);
-                let first = arcs.start;
-                let nbrs = &s.g.targets()[arcs];
+                // SAFETY (every `at` here): v and its targets are nodes.
+                let sv = load(unsafe { at(&s.sigma, v) });
+                let first = s.g.edge_range(v).start;
+                let nbrs = s.g.neighbors(v);
                 edges += nbrs.len() as u64;
                 for (i, &w) in nbrs.iter().enumerate() {
                     marks.mark(w);
-                    let dw = &s.depth[w as usize];
+                    let dw = unsafe { at(&s.depth, w) };
                     let mut seen = dw.load(Relaxed);
                     if seen == UNVISITED {
                         if alone {
@@ -241,7 +253,7 @@ impl Worker<'_, '_> {
                         }
                     }
                     if seen == d + 1 {
-                        let sw = &s.sigma[w as usize];
+                        let sw = unsafe { at(&s.sigma, w) };
                         if alone {
                             store(sw, load(sw) + sv);
                         } else {
@@ -274,20 +286,20 @@ impl Worker<'_, '_> {
             let slices = unsafe { s.lanes.level(d) };
             let marks = &mut self.marks;
             let taken = s.lanes.drain(self.tid, self.step, &slices, |u| {
-                let su = load(&s.sigma[u as usize]);
+                // SAFETY (every `at` here): u and its targets are nodes.
+                let su = load(unsafe { at(&s.sigma, u) });
                 let mut acc = 0.0;
-                let arcs = s.g.edge_range(u);
-                let first = arcs.start;
-                for (i, &w) in s.g.targets()[arcs].iter().enumerate() {
+                let first = s.g.edge_range(u).start;
+                for (i, &w) in s.g.neighbors(u).iter().enumerate() {
                     if s.successors.get(first + i) {
-                        let w = w as usize;
-                        acc += su / load(&s.sigma[w]) * (1.0 + load(&s.delta[w]));
+                        let (sw, dw) = unsafe { (at(&s.sigma, w), at(&s.delta, w)) };
+                        acc += su / load(sw) * (1.0 + load(dw));
                     }
                 }
                 marks.mark(u);
-                store(&s.delta[u as usize], acc);
+                store(unsafe { at(&s.delta, u) }, acc);
                 if u != src {
-                    let sc = &s.score[u as usize];
+                    let sc = unsafe { at(&s.score, u) };
                     store(sc, load(sc) + acc);
                 }
             });
