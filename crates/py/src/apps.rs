@@ -364,7 +364,8 @@ impl Source for PySource<'_> {
     }
 }
 
-/// Every application the registry holds: `name`, its methods (`algos`) and parameters.
+/// Every application the registry holds: `name`, its methods (`algos`), what `auto` runs on
+/// few threads (`few_threads`) and its parameters.
 #[pyfunction]
 pub fn applications(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);

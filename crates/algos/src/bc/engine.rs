@@ -18,8 +18,8 @@
 //! A lone worker (one thread) takes no compare-and-swap or atomic add: plain loads and
 //! stores do, as nothing else writes.
 //!
-//! Reset: each thread clears the vertices its own lane discovered, so a source costs what it
-//! visits, not O(n).
+//! Reset: each thread clears the vertices its own lane discovered, and the successor bits of
+//! their arcs, so a source costs what it visits, not O(n).
 //!
 //! Orderings: every per-vertex access is Relaxed. Within a step, the only concurrent writes are
 //! read-modify-writes (the depth CAS, the sigma adds), which act on the latest value whatever
@@ -80,7 +80,11 @@ fn store(a: &AtomicU64, x: f64) {
     a.store(x.to_bits(), Relaxed);
 }
 
-fn add(a: &AtomicU64, x: f64) {
+/// Adds `x`; `alone`: no other thread writes `a` in this step, so no read-modify-write.
+fn add(a: &AtomicU64, x: f64, alone: bool) {
+    if alone {
+        return store(a, load(a) + x);
+    }
     let mut cur = a.load(Relaxed);
     loop {
         let new = (f64::from_bits(cur) + x).to_bits();
@@ -89,6 +93,18 @@ fn add(a: &AtomicU64, x: f64) {
             Err(seen) => cur = seen,
         }
     }
+}
+
+/// Moves an unvisited `depth` to `level`: `Ok` for the thread that did, else the depth another
+/// thread set first. `alone`: no other thread writes it in this step (no compare-and-swap).
+fn claim(depth: &AtomicU32, level: u32, alone: bool) -> Result<(), u32> {
+    if alone {
+        depth.store(level, Relaxed);
+        return Ok(());
+    }
+    depth
+        .compare_exchange(UNVISITED, level, Relaxed, Relaxed)
+        .map(|_| ())
 }
 
 struct Shared<'g> {
@@ -228,7 +244,7 @@ impl Worker<'_, '_> {
             let taken = s.lanes.drain(self.tid, self.step, &slices, |v| {
                 expanded += 1;
                 marks.mark(v);
-                // SAFETY (every `at` here): v and its targets are nodes.
+                // SAFETY (every `at` in this closure): v and its targets are nodes.
                 let sv = load(unsafe { at(&s.sigma, v) });
                 let first = s.g.edge_range(v).start;
                 let nbrs = s.g.neighbors(v);
@@ -238,27 +254,16 @@ impl Worker<'_, '_> {
                     let dw = unsafe { at(&s.depth, w) };
                     let mut seen = dw.load(Relaxed);
                     if seen == UNVISITED {
-                        if alone {
-                            dw.store(d + 1, Relaxed);
-                            next.push(w);
-                            seen = d + 1;
-                        } else {
-                            seen = match dw.compare_exchange(UNVISITED, d + 1, Relaxed, Relaxed) {
-                                Ok(_) => {
-                                    next.push(w);
-                                    d + 1
-                                }
-                                Err(x) => x,
-                            };
-                        }
+                        seen = match claim(dw, d + 1, alone) {
+                            Ok(()) => {
+                                next.push(w);
+                                d + 1
+                            }
+                            Err(x) => x,
+                        };
                     }
                     if seen == d + 1 {
-                        let sw = unsafe { at(&s.sigma, w) };
-                        if alone {
-                            store(sw, load(sw) + sv);
-                        } else {
-                            add(sw, sv);
-                        }
+                        add(unsafe { at(&s.sigma, w) }, sv, alone);
                         s.successors.set(first + i, alone);
                     }
                 }
@@ -286,7 +291,7 @@ impl Worker<'_, '_> {
             let slices = unsafe { s.lanes.level(d) };
             let marks = &mut self.marks;
             let taken = s.lanes.drain(self.tid, self.step, &slices, |u| {
-                // SAFETY (every `at` here): u and its targets are nodes.
+                // SAFETY (every `at` in this closure): u and its targets are nodes.
                 let su = load(unsafe { at(&s.sigma, u) });
                 let mut acc = 0.0;
                 let first = s.g.edge_range(u).start;

@@ -47,7 +47,6 @@ pub fn run(g: &Graph) -> KcoreOutput {
         order[p as usize] = v as u32;
         next[d as usize] = p + 1;
     }
-    drop(next);
     let mut decrements = 0u64;
     for i in 0..n {
         let v = order[i];

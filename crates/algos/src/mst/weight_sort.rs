@@ -8,7 +8,8 @@
 
 use super::Edge;
 
-/// Below this many edges the standard library's stable sort is faster than the passes.
+/// Below this many edges the standard library's stable sort takes them: each pass clears and
+/// sums 256 counters, about as much work as a few hundred edges. (Chosen, not tuned.)
 const RADIX_FROM: usize = 1 << 10;
 
 /// Sorts `edges` by weight, keeping the order of equal weights; `buffer` is scratch space.
