@@ -248,10 +248,9 @@ def kcore(
     """Core numbers of the undirected simple view (int64), as networkx's ``core_number``.
 
     ``algo``: ``"peel"`` (bucketed peeling by levels on the frontier executor; the
-    fastest with several threads), ``"serial"`` (Batagelj-Zaversnik bucket peeling, the
-    fastest on one thread), ``"priority"`` (asynchronous h-index updates on ``scheduler``),
-    or ``"auto"``: ``"serial"`` with ``threads=1``, else ``"peel"``, unless a scheduler or
-    its parameters are given.
+    fastest), ``"serial"`` (Batagelj-Zaversnik bucket peeling; faster with ``threads=1`` on
+    graphs that fit in the cache), ``"priority"`` (asynchronous h-index updates on
+    ``scheduler``), or ``"auto"``: peeling unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3])   # a triangle and a tail

@@ -6,8 +6,8 @@
 //! is the fastest known for the problem. `auto` runs the fastest one unless the run asks for
 //! a scheduler (a scheduler other than `auto`, a scheduler parameter, or a scheduler probe):
 //! then the scheduled version, since that is what the request is about. Where a serial
-//! method beats the parallel one on few threads (k-core's bucket peeling on one, MST's
-//! filter-Kruskal on up to two), `auto` on that many runs the serial one.
+//! method beats the parallel one on few threads (MST's filter-Kruskal on up to two), `auto`
+//! on that many runs the serial one.
 
 /// One method of an application.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,13 +69,9 @@ impl Variants {
     pub fn help(&self) -> String {
         let mut s = String::from("Method: auto (the fastest, unless a scheduler is asked for");
         if let Some(few) = self.few_threads {
-            let threads = match few.up_to {
-                1 => "one thread".to_string(),
-                n => format!("up to {n} threads"),
-            };
             s += &format!(
-                "; {} on {threads}, {} on more",
-                few.method, self.list[0].name
+                "; {} on up to {} threads, {} on more",
+                few.method, few.up_to, self.list[0].name
             );
         }
         s += ")";
@@ -127,7 +123,6 @@ mod tests {
     use super::*;
     use crate::bfs::app::VARIANTS as BFS;
     use crate::cc::app::VARIANTS as CC;
-    use crate::kcore::app::VARIANTS as KCORE;
     use crate::mst::app::VARIANTS as MST;
 
     #[test]
@@ -146,13 +141,11 @@ mod tests {
 
     #[test]
     fn auto_on_few_threads_picks_the_serial_method_where_there_is_one() {
-        assert_eq!(KCORE.resolve("auto", None, 1).unwrap().name, "serial");
-        assert_eq!(KCORE.resolve("auto", None, 2).unwrap().name, "peel");
-        assert_eq!(KCORE.resolve("peel", None, 1).unwrap().name, "peel");
+        assert_eq!(MST.resolve("auto", None, 1).unwrap().name, "filter-kruskal");
+        assert_eq!(MST.resolve("boruvka", None, 1).unwrap().name, "boruvka");
         let asked = Some("--scheduler obim");
-        assert_eq!(KCORE.resolve("auto", asked, 1).unwrap().name, "priority");
+        assert_eq!(MST.resolve("auto", asked, 1).unwrap().name, "priority");
         assert_eq!(BFS.resolve("auto", None, 1).unwrap().name, "direction");
-        assert!(KCORE.help().contains("serial on one thread, peel on more"));
         assert_eq!(MST.resolve("auto", None, 2).unwrap().name, "filter-kruskal");
         assert_eq!(MST.resolve("auto", None, 3).unwrap().name, "boruvka");
         assert!(MST

@@ -16,9 +16,9 @@
 //!
 //! Input: an undirected simple graph (see [`ordo_graph::undirected_simple`]).
 //!
-//! [`peel`] is parallel bucketed peeling on the frontier executor, the fastest method on more
-//! than one thread (what `ordo kcore` runs by default there); [`bucket`] is the fastest on
-//! one. This priority-scheduled version stays as the papers'-style variant.
+//! [`peel`] is parallel bucketed peeling on the frontier executor, the fastest method (what
+//! `ordo kcore` runs by default); [`bucket`] is serial bucket peeling, faster on one thread
+//! on small graphs. This priority-scheduled version stays as the papers'-style variant.
 
 pub mod app;
 
