@@ -145,9 +145,18 @@ impl Net {
     /// Ends the whole job now: for failures in the middle of a run, when other ranks may be
     /// waiting for messages from this one. mpirun then stops every rank.
     pub fn abort(&self, message: &str) -> ! {
-        eprintln!("ordo-dist: rank {}: {message}", self.rank);
+        say(self.rank, message);
         self.world.abort(1)
     }
+}
+
+/// Prints `ordo-dist: rank R: message` on stderr in one `write`. Every rank shares mpirun's
+/// stderr, and `eprintln!` writes a formatted line piece by piece, so two ranks failing at
+/// once interleaved their messages mid-word ("rank rank 0: ... 3: ...").
+pub fn say(rank: usize, message: impl std::fmt::Display) {
+    use std::io::Write;
+    let line = format!("ordo-dist: rank {rank}: {message}\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 fn too_big() -> DistError {

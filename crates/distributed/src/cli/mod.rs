@@ -13,7 +13,7 @@ use clap::Parser;
 use mpi::Threading;
 use ordo_dist::load::{self, Source};
 use ordo_dist::mail::MailConfig;
-use ordo_dist::net::{DistError, DistResult, Net};
+use ordo_dist::net::{self, DistError, DistResult, Net};
 use ordo_exec::ExecConfig;
 use ordo_graph::WeightSpec;
 use report::{comm_fields, gather_all, print};
@@ -44,11 +44,8 @@ pub fn main() -> i32 {
         };
         // SAFETY: setrlimit reads the struct we pass; lowering our own limit is always allowed.
         if unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) } != 0 {
-            eprintln!(
-                "ordo-dist: rank {}: --max-memory: {}",
-                net.rank,
-                std::io::Error::last_os_error()
-            );
+            let e = std::io::Error::last_os_error();
+            net::say(net.rank, format_args!("--max-memory: {e}"));
             return 2;
         }
     }
@@ -58,7 +55,7 @@ pub fn main() -> i32 {
             match &e {
                 DistError::Elsewhere(_) if net.rank != 0 => {}
                 DistError::Usage(_) if net.rank != 0 => {}
-                _ => eprintln!("ordo-dist: rank {}: {e}", net.rank),
+                _ => net::say(net.rank, &e),
             }
             if matches!(e, DistError::Usage(_)) {
                 2
