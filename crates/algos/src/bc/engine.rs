@@ -143,6 +143,11 @@ impl Marks {
         }
     }
 
+    /// Whether marks count (else every mark is a no-op).
+    fn measuring(&self) -> bool {
+        !self.bits.is_empty()
+    }
+
     #[inline]
     fn mark(&mut self, v: u32) {
         if let Some(word) = self.bits.get_mut(v as usize / 64) {
@@ -244,13 +249,17 @@ impl Worker<'_, '_> {
             let taken = s.lanes.drain(self.tid, self.step, &slices, |v| {
                 expanded += 1;
                 marks.mark(v);
-                // SAFETY (every `at` in this closure): v and its targets are nodes.
+                // SAFETY (every `at` and successor bit in this closure): v and its targets are
+                // nodes, and `first + i` an arc of v.
                 let sv = load(unsafe { at(&s.sigma, v) });
                 let first = s.g.edge_range(v).start;
                 let nbrs = s.g.neighbors(v);
                 edges += nbrs.len() as u64;
+                // A pass of its own, so that a run that does not measure pays nothing per arc.
+                if marks.measuring() {
+                    nbrs.iter().for_each(|&w| marks.mark(w));
+                }
                 for (i, &w) in nbrs.iter().enumerate() {
-                    marks.mark(w);
                     let dw = unsafe { at(&s.depth, w) };
                     let mut seen = dw.load(Relaxed);
                     if seen == UNVISITED {
@@ -264,7 +273,7 @@ impl Worker<'_, '_> {
                     }
                     if seen == d + 1 {
                         add(unsafe { at(&s.sigma, w) }, sv, alone);
-                        s.successors.set(first + i, alone);
+                        unsafe { s.successors.set(first + i, alone) };
                     }
                 }
             });
@@ -291,16 +300,18 @@ impl Worker<'_, '_> {
             let slices = unsafe { s.lanes.level(d) };
             let marks = &mut self.marks;
             let taken = s.lanes.drain(self.tid, self.step, &slices, |u| {
-                // SAFETY (every `at` in this closure): u and its targets are nodes.
+                // SAFETY (every `at`, successor bit and neighbour in this closure): u and its
+                // targets are nodes, and `for_each_marked` passes offsets into u's arcs.
                 let su = load(unsafe { at(&s.sigma, u) });
                 let mut acc = 0.0;
-                let first = s.g.edge_range(u).start;
-                for (i, &w) in s.g.neighbors(u).iter().enumerate() {
-                    if s.successors.get(first + i) {
-                        let (sw, dw) = unsafe { (at(&s.sigma, w), at(&s.delta, w)) };
+                let nbrs = s.g.neighbors(u);
+                unsafe {
+                    s.successors.for_each_marked(s.g.edge_range(u), |i| {
+                        let w = *nbrs.get_unchecked(i);
+                        let (sw, dw) = (at(&s.sigma, w), at(&s.delta, w));
                         acc += su / load(sw) * (1.0 + load(dw));
-                    }
-                }
+                    })
+                };
                 marks.mark(u);
                 store(unsafe { at(&s.delta, u) }, acc);
                 if u != src {
