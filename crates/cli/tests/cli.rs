@@ -223,6 +223,43 @@ fn bfs_json_and_out_file() {
 }
 
 #[test]
+fn divided_weights_round_up_and_keep_every_node_reached() {
+    // Weights 1, 64, 65 and 200 on a path become 1, 1, 2 and 4 with K = 64.
+    let p = tmp("path.wel");
+    std::fs::write(&p, "0 1 1\n1 2 64\n2 3 65\n3 4 200\n").unwrap();
+    let out = tmp("path.out");
+    let j = json(&ordo(&[
+        "sssp",
+        &p,
+        "--divide-weights",
+        "64",
+        "--json",
+        "--out",
+        &out,
+        "--threads",
+        "2",
+    ]));
+    assert_eq!(j["verified"], true);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().last(), Some("4 8"), "{text}");
+    // On a road graph: verified against Dijkstra on the same divided weights, and the same
+    // nodes reached as with the weights as read.
+    let run = |extra: &[&str]| {
+        let mut args = vec!["sssp", "--algo", "priority", "--json", "--threads", "2"];
+        args.extend_from_slice(extra);
+        let g = amsterdam();
+        args.push(&g);
+        json(&ordo(&args))
+    };
+    let (as_read, divided) = (run(&[]), run(&["--divide-weights", "64"]));
+    assert_eq!(divided["verified"], true);
+    assert_eq!(divided["reached"], as_read["reached"]);
+    assert!(divided["dist_sum"].as_u64() < as_read["dist_sum"].as_u64());
+    let out = ordo(&["sssp", &amsterdam(), "--divide-weights", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn unreachable_nodes_print_inf() {
     let p = tmp("two.el");
     std::fs::write(&p, "0 1\n2 3\n").unwrap();

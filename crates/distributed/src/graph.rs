@@ -172,10 +172,10 @@ impl LocalGraph {
                 if opts.drop_self_loops && u == v {
                     continue;
                 }
-                let w = match opts.weights {
+                let w = opts.divided(match opts.weights {
                     Some(spec) => spec.weight(u, v),
                     None => self.weights.as_ref().map_or(1, |w| w[i]),
-                };
+                });
                 out.push(part.owner(u), u, v, w);
                 if opts.symmetrize && u != v {
                     out.push(part.owner(v), v, u, w);

@@ -341,6 +341,8 @@ fn input_flags_build_the_graph_ordo_builds() {
         "--merge-parallel",
         "--weights",
         "1:9:4",
+        "--divide-weights",
+        "3",
     ];
     let opts = ordo_graph::LoadOptions {
         format: None,
@@ -349,6 +351,7 @@ fn input_flags_build_the_graph_ordo_builds() {
             drop_self_loops: true,
             merge_parallel: true,
             weights: Some("1:9:4".parse().unwrap()),
+            weight_divisor: Some(3),
         },
     };
     let g = ordo_graph::load_graph(&amsterdam(), &opts, None)

@@ -16,12 +16,27 @@ pub struct BuildOptions {
     pub merge_parallel: bool,
     /// Replace (or invent) edge weights with `lo:hi:seed` random integers.
     pub weights: Option<WeightSpec>,
+    /// Divide every weight by this, rounding up (after `weights`): the same shortest-path
+    /// structure with a narrower range of distances (seed 000 Fig. 10 divides by 64).
+    pub weight_divisor: Option<u32>,
 }
 
 impl BuildOptions {
     /// Whether these options change a graph as stored (so a binary input must be rebuilt).
     pub fn changes_graph(&self) -> bool {
-        self.symmetrize || self.drop_self_loops || self.merge_parallel || self.weights.is_some()
+        self.symmetrize
+            || self.drop_self_loops
+            || self.merge_parallel
+            || self.weights.is_some()
+            || self.weight_divisor.is_some()
+    }
+
+    /// `w` divided by the weight divisor, rounded up (a positive weight stays positive).
+    pub fn divided(&self, w: u32) -> u32 {
+        match self.weight_divisor {
+            Some(k) if k > 1 => w.div_ceil(k),
+            _ => w,
+        }
     }
 }
 
@@ -71,6 +86,9 @@ impl EdgeList {
                 .map(|(&u, &v)| spec.weight(u, v))
                 .collect();
             self.weights = Some(w);
+        }
+        if let (Some(_), Some(ws)) = (opts.weight_divisor, self.weights.as_mut()) {
+            ws.iter_mut().for_each(|w| *w = opts.divided(*w));
         }
         if opts.symmetrize {
             let m = self.len();
@@ -218,7 +236,7 @@ mod tests {
             symmetrize: true,
             drop_self_loops: true,
             merge_parallel: true,
-            weights: None,
+            ..Default::default()
         };
         let g = sample().build(&opts, IdBase::Zero).unwrap();
         assert_eq!(g.out_edges(0).collect::<Vec<_>>(), vec![(1, 3), (2, 1)]);
@@ -230,5 +248,13 @@ mod tests {
         };
         let g = sample().build(&opts, IdBase::Zero).unwrap();
         assert!(g.weights().unwrap().iter().all(|&w| w == 10));
+        // Divided weights round up; the shape is untouched: node 0's arcs of weight 5 and 3
+        // to node 1 get 2 and 1.
+        let opts = BuildOptions {
+            weight_divisor: Some(4),
+            ..Default::default()
+        };
+        let g = sample().build(&opts, IdBase::Zero).unwrap();
+        assert_eq!(g.out_edges(0).collect::<Vec<_>>(), vec![(1, 1), (1, 2)]);
     }
 }

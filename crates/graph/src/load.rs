@@ -140,7 +140,7 @@ pub fn undirected_simple(g: &Graph) -> Result<Graph> {
         symmetrize: true,
         drop_self_loops: true,
         merge_parallel: true,
-        weights: None,
+        ..BuildOptions::default()
     };
     rebuild_graph(g.clone(), &opts)
 }

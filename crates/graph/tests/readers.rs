@@ -161,12 +161,14 @@ fn load_options_apply() {
             drop_self_loops: true,
             merge_parallel: true,
             weights: Some("5:5:0".parse().unwrap()),
+            weight_divisor: Some(2),
         },
     };
     let g = load_graph(&p, &opts, None).unwrap().graph;
     assert_eq!(g.neighbors(0), &[1, 2]);
     assert_eq!(g.neighbors(1), &[0]);
-    assert!(g.weights().unwrap().iter().all(|&w| w == 5));
+    // 5 / 2 rounded up.
+    assert!(g.weights().unwrap().iter().all(|&w| w == 3));
     // Explicit format overrides the extension.
     let p = tmp("opts.data");
     std::fs::write(&p, "p sp 2 1\na 1 2 3\n").unwrap();
