@@ -21,33 +21,43 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The presets, by name: the seeds' experiments on this machine and the shared graphs.
-pub const PRESETS: [(&str, &str); 13] = [
+pub const PRESETS: [(&str, &str); 20] = [
     ("seed000-fig5", include_str!("presets/seed000-fig5.toml")),
     ("seed000-fig6", include_str!("presets/seed000-fig6.toml")),
     ("seed000-fig7", include_str!("presets/seed000-fig7.toml")),
     ("seed000-fig8", include_str!("presets/seed000-fig8.toml")),
+    ("seed000-fig10", include_str!("presets/seed000-fig10.toml")),
     ("seed000-fig11", include_str!("presets/seed000-fig11.toml")),
+    ("seed000-fig12", include_str!("presets/seed000-fig12.toml")),
     (
         "seed000-table5",
         include_str!("presets/seed000-table5.toml"),
     ),
     (
+        "seed000-table6",
+        include_str!("presets/seed000-table6.toml"),
+    ),
+    ("seed001-fig6", include_str!("presets/seed001-fig6.toml")),
+    ("seed001-fig12", include_str!("presets/seed001-fig12.toml")),
+    ("seed001-fig13", include_str!("presets/seed001-fig13.toml")),
+    ("seed002-fig1", include_str!("presets/seed002-fig1.toml")),
+    (
         "seed002-table1",
         include_str!("presets/seed002-table1.toml"),
     ),
-    ("seed001-fig12", include_str!("presets/seed001-fig12.toml")),
-    ("seed002-fig1", include_str!("presets/seed002-fig1.toml")),
+    ("seed002-fig5", include_str!("presets/seed002-fig5.toml")),
     (
-        "seed000-table6",
-        include_str!("presets/seed000-table6.toml"),
+        "seed003-compare",
+        include_str!("presets/seed003-compare.toml"),
     ),
     (
         "seed003-heatmap",
         include_str!("presets/seed003-heatmap.toml"),
     ),
+    ("seed003-mq", include_str!("presets/seed003-mq.toml")),
     (
-        "seed003-compare",
-        include_str!("presets/seed003-compare.toml"),
+        "seed003-obim-pmod",
+        include_str!("presets/seed003-obim-pmod.toml"),
     ),
     ("simulate", include_str!("presets/simulate.toml")),
 ];
@@ -324,6 +334,7 @@ fn write_csv(rows: &[Map<String, Value>], path: &Path) -> BenchResult {
         "app",
         "graph",
         "scheduler",
+        "label",
         "param_set",
         "threads",
         "time_s",
@@ -374,7 +385,7 @@ fn print_table(rows: &[Map<String, Value>]) {
             "{:<9} {:<26} {:<10} {:<28} {:>5} {:>10} {:>9} {:>9}  {}",
             text(r, "app"),
             text(r, "graph"),
-            text(r, "scheduler"),
+            text(r, "label"),
             text(r, "param_set"),
             threads,
             f("time_s", 1e3, 2),

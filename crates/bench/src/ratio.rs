@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 
 type Row = Map<String, Value>;
 
+/// The column over every group.
+const ALL: &str = "all";
+
 /// The table as CSV text (a header, then one line per configuration), or `None` when no row
 /// has the value.
 pub fn table(t: &RatioTable, rows: &[Row]) -> Option<String> {
@@ -30,9 +33,14 @@ pub fn table(t: &RatioTable, rows: &[Row]) -> Option<String> {
             continue;
         };
         if v > 0.0 {
-            logs.entry((key(r, &t.by), text(r, &t.per)))
-                .or_default()
-                .push((v / b).ln());
+            let log = if t.speedup {
+                (b / v).ln()
+            } else {
+                (v / b).ln()
+            };
+            for column in [text(r, &t.per), ALL.to_string()] {
+                logs.entry((key(r, &t.by), column)).or_default().push(log);
+            }
         }
     }
     if logs.is_empty() {
@@ -41,6 +49,9 @@ pub fn table(t: &RatioTable, rows: &[Row]) -> Option<String> {
     let mut columns: Vec<String> = logs.keys().map(|(_, c)| c.clone()).collect();
     columns.sort();
     columns.dedup();
+    // `all` last.
+    columns.retain(|c| c != ALL);
+    columns.push(ALL.to_string());
     let mut configs: Vec<String> = logs.keys().map(|(c, _)| c.clone()).collect();
     configs.dedup();
     let mut csv = format!("{},{}\n", t.by.join(" "), columns.join(","));

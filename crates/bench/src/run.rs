@@ -18,6 +18,8 @@ pub struct Job {
     pub graph: String,
     pub path: PathBuf,
     pub scheduler: String,
+    /// The sweep's `label`, else the scheduler.
+    pub label: String,
     pub threads: Option<usize>,
     pub params: Vec<String>,
     pub flags: Vec<String>,
@@ -60,7 +62,7 @@ impl Job {
 
     /// The short description in the progress bar and in errors.
     pub fn label(&self) -> String {
-        let mut s = format!("{} {} {}", self.app, self.graph, self.scheduler);
+        let mut s = format!("{} {} {}", self.app, self.graph, self.label);
         for p in &self.params {
             s += &format!(" {p}");
         }
@@ -78,6 +80,12 @@ pub struct GraphDirs {
 }
 
 impl GraphDirs {
+    /// `flag` with `{data}` and `{embedded}` replaced by the folders.
+    pub fn fill(&self, flag: &str) -> String {
+        flag.replace("{data}", &self.data.to_string_lossy())
+            .replace("{embedded}", &self.embedded.to_string_lossy())
+    }
+
     /// The file behind a graph name, or `None` (with the reason) when it is not here.
     pub fn resolve(&self, name: &str) -> Result<PathBuf, String> {
         let p = if name == "amsterdam" {
@@ -106,6 +114,7 @@ pub fn expand(spec: &Spec, quick: bool, dirs: &GraphDirs) -> (Vec<Job>, Vec<Stri
         } else {
             s.threads.iter().map(|&t| Some(t)).collect()
         };
+        let flags: Vec<String> = s.flags.iter().map(|f| dirs.fill(f)).collect();
         let params = if s.params.is_empty() {
             vec![vec![]]
         } else {
@@ -131,9 +140,10 @@ pub fn expand(spec: &Spec, quick: bool, dirs: &GraphDirs) -> (Vec<Job>, Vec<Stri
                                 graph: graph.clone(),
                                 path: path.clone(),
                                 scheduler: scheduler.clone(),
+                                label: s.label.clone().unwrap_or_else(|| scheduler.clone()),
                                 threads: t,
                                 params: ps.clone(),
-                                flags: s.flags.clone(),
+                                flags: flags.clone(),
                                 repeat: if quick { 1 } else { spec.repeat },
                             });
                         }
@@ -229,6 +239,7 @@ fn run_one(exe: &Path, job: &Job, limit: Duration) -> Map<String, Value> {
     }
     // The job's names win over the run's own (`scheduler` stays as asked, e.g. `auto`).
     row.insert("scheduler".into(), job.scheduler.clone().into());
+    row.insert("label".into(), job.label.clone().into());
     row.insert("graph".into(), job.graph.clone().into());
     row
 }

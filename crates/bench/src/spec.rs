@@ -36,8 +36,13 @@ pub struct RatioTable {
     pub group: Vec<String>,
     /// Fields naming a configuration (a table row).
     pub by: Vec<String>,
-    /// Field naming a column; the geometric mean is taken over the groups sharing it.
+    /// Field naming a column; the geometric mean is taken over the groups sharing it. A last
+    /// column, `all`, takes it over every group.
     pub per: String,
+    /// Report the best over the value instead (seed 000 Table 5's "speedup compared to the
+    /// best CPS": 1.0 is always the best, 0.5 twice the best's time).
+    #[serde(default)]
+    pub speedup: bool,
 }
 
 fn three() -> u32 {
@@ -60,13 +65,18 @@ pub struct Sweep {
     pub graphs: Vec<String>,
     #[serde(default = "auto")]
     pub schedulers: Vec<String>,
+    /// What figures and tables call this sweep's runs (the results' `label`), e.g. `obim-D`
+    /// for the paper's obim with Galois' fixed delta; default: the scheduler's name.
+    #[serde(default)]
+    pub label: Option<String>,
     /// Thread (or simulated worker) counts; empty means the default (every core).
     #[serde(default)]
     pub threads: Vec<usize>,
     /// Parameter sets, each a list of `key=value` (an empty list is the defaults).
     #[serde(default)]
     pub params: Vec<Vec<String>>,
-    /// Extra flags for every run, e.g. `--breakdown`.
+    /// Extra flags for every run, e.g. `--breakdown`. `{data}` in a flag stands for the data
+    /// folder and `{embedded}` for the repository's `data/` (e.g. A*'s `--coords` file).
     #[serde(default)]
     pub flags: Vec<String>,
     /// What `--quick` replaces.
@@ -83,6 +93,8 @@ pub struct Quick {
     pub schedulers: Option<Vec<String>>,
     pub threads: Option<Vec<usize>>,
     pub params: Option<Vec<Vec<String>>>,
+    /// Flags that name something of the full graphs (A*'s coordinates and target).
+    pub flags: Option<Vec<String>>,
 }
 
 impl Sweep {
@@ -98,6 +110,7 @@ impl Sweep {
                 .unwrap_or_else(|| self.schedulers.clone()),
             threads: q.threads.clone().unwrap_or_else(|| self.threads.clone()),
             params: q.params.clone().unwrap_or_else(|| self.params.clone()),
+            flags: q.flags.clone().unwrap_or_else(|| self.flags.clone()),
             ..self.clone()
         }
     }

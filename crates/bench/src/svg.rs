@@ -32,6 +32,10 @@ pub fn draw(fig: &Figure, rows: &[Row]) -> Option<String> {
             })
         })
         .collect();
+    // A series keeps its colour in every panel: colours go by the figure's sorted names.
+    let mut names: Vec<String> = rows.iter().map(|r| series_name(fig, r)).collect();
+    names.sort();
+    names.dedup();
     let mut panels: BTreeMap<String, Vec<&Row>> = BTreeMap::new();
     for r in rows {
         let facet: Vec<String> = fig.facet.iter().map(|k| text(r, k)).collect();
@@ -40,7 +44,7 @@ pub fn draw(fig: &Figure, rows: &[Row]) -> Option<String> {
     let mut bodies = vec![];
     for (name, rows) in &panels {
         let body = match fig.kind {
-            Kind::Line => line_panel(fig, rows),
+            Kind::Line => line_panel(fig, rows, &names),
             Kind::Stacked | Kind::Bars => bar_panel(fig, rows),
             Kind::Heatmap => heat_panel(fig, rows),
             Kind::Trace => trace_panel(fig, rows),
@@ -235,7 +239,7 @@ fn series_name(fig: &Figure, r: &Row) -> String {
     parts.join(" ")
 }
 
-fn line_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
+fn line_panel(fig: &Figure, rows: &[&Row], names: &[String]) -> Option<String> {
     let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for r in rows {
         if let (Some(x), Some(y)) = (number(r, &fig.x), number(r, &fig.y)) {
@@ -254,7 +258,7 @@ fn line_panel(fig: &Figure, rows: &[&Row]) -> Option<String> {
     frame(&mut s, Some(&xa), &ya, &x_label, &y_label);
     for (i, (name, p)) in lines.iter_mut().enumerate() {
         p.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let c = COLORS[i % COLORS.len()];
+        let c = COLORS[names.binary_search(name).unwrap_or(i) % COLORS.len()];
         let path: Vec<String> = p
             .iter()
             .filter(|(x, y)| (!fig.log_x || *x > 0.0) && (!fig.log_y || *y > 0.0))

@@ -29,6 +29,14 @@ apps = ["sssp"]
 graphs = ["amsterdam"]
 schedulers = ["mq"]
 threads = [1, 16]
+[[sweep]]
+label = "obim-D"
+apps = ["astar"]
+graphs = ["amsterdam"]
+schedulers = ["obim"]
+params = [["delta=8"]]
+threads = [2]
+flags = ["--coords", "{embedded}/osm-amsterdam.co.gz", "--target", "60000", "--breakdown"]
 [[figure]]
 file = "lines"
 kind = "line"
@@ -51,6 +59,14 @@ value = "time_s"
 group = ["app", "graph", "threads"]
 by = ["scheduler"]
 per = "app"
+[[ratio_table]]
+file = "speedups"
+title = "the best over each"
+value = "time_s"
+group = ["app", "graph"]
+by = ["label"]
+per = "app"
+speedup = true
 "#,
     );
     let out_dir = tmp("bench-small");
@@ -61,7 +77,19 @@ per = "app"
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(rows.len(), 2 * 2 * 2 + 2);
+    assert_eq!(rows.len(), 2 * 2 * 2 + 2 + 1);
+    // A sweep's label names its runs; without one the scheduler does.
+    let labelled: Vec<_> = rows.iter().filter(|r| r["label"] == "obim-D").collect();
+    assert_eq!(labelled.len(), 1);
+    assert_eq!(labelled[0]["scheduler"], "obim");
+    assert!(rows
+        .iter()
+        .all(|r| r["label"] == "obim-D" || r["label"] == r["scheduler"]));
+    // `{embedded}` in a flag is the repository's data folder.
+    assert!(labelled[0]["command"]
+        .as_str()
+        .unwrap()
+        .contains("/data/osm-amsterdam.co.gz --target"));
     for r in &rows {
         assert_eq!(r["verified"], true, "{r}");
         assert!(r.get("error").is_none());
@@ -90,7 +118,7 @@ per = "app"
         }
     }
     let csv = std::fs::read_to_string(format!("{out_dir}/summary.csv")).unwrap();
-    assert!(csv.starts_with("app,graph,scheduler,param_set,threads,time_s,verified"));
+    assert!(csv.starts_with("app,graph,scheduler,label,param_set,threads,time_s,verified"));
     assert_eq!(csv.lines().count(), rows.len() + 1);
     for fig in ["lines", "bars"] {
         let svg = std::fs::read_to_string(format!("{out_dir}/{fig}.svg")).unwrap();
@@ -102,12 +130,31 @@ per = "app"
     // exactly 1, so the smallest cell of a column is 1 when one scheduler wins every group.
     let ratios = std::fs::read_to_string(format!("{out_dir}/ratios.csv")).unwrap();
     let mut lines = ratios.lines();
-    assert_eq!(lines.next(), Some("scheduler,bfs,sssp"));
+    assert_eq!(lines.next(), Some("scheduler,astar,bfs,sssp,all"));
     let cells: Vec<f64> = lines
-        .flat_map(|l| l.split(',').skip(1).map(|c| c.parse::<f64>().unwrap()))
+        .flat_map(|l| l.split(',').skip(1).filter(|c| !c.is_empty()))
+        .map(|c| c.parse::<f64>().unwrap())
         .collect();
-    assert_eq!(cells.len(), 4, "{ratios}");
+    assert_eq!(cells.len(), 4 + 3, "{ratios}");
     assert!(cells.iter().all(|&c| c >= 1.0), "{ratios}");
+    // As speedups (the best over each), by label: never above 1; obim-D ran A* alone.
+    let speedups = std::fs::read_to_string(format!("{out_dir}/speedups.csv")).unwrap();
+    let mut lines = speedups.lines();
+    assert_eq!(lines.next(), Some("label,astar,bfs,sssp,all"));
+    let row: Vec<&str> = lines
+        .find(|l| l.starts_with("obim-D,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    assert_eq!(row, ["obim-D", "1.000", "", "", "1.000"], "{speedups}");
+    let cells: Vec<f64> = speedups
+        .lines()
+        .skip(1)
+        .flat_map(|l| l.split(',').skip(1).filter(|c| !c.is_empty()))
+        .map(|c| c.parse::<f64>().unwrap())
+        .collect();
+    assert_eq!(cells.len(), 2 + 3 + 3, "{speedups}");
+    assert!(cells.iter().all(|&c| c > 0.0 && c <= 1.0), "{speedups}");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("amsterdam") && table.contains("figure:"));
 }
