@@ -81,6 +81,10 @@ pub struct BenchArgs {
     /// Print the runs the matrix expands to, without running them
     #[arg(long)]
     pub dry_run: bool,
+    /// Run nothing: draw the figures and tables again from OUT/results.jsonl of an earlier
+    /// run of the same matrix (after a figure's spec changed)
+    #[arg(long, conflicts_with_all = ["dry_run", "quick"])]
+    pub redraw: bool,
     /// Stop a run (all its repeats) after this many seconds and keep it as timed out, so one
     /// pathological configuration (lifo on a road graph) cannot stall the matrix
     #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
@@ -136,11 +140,51 @@ pub fn bench_cmd(a: &BenchArgs, interrupted: &dyn Fn() -> bool) -> BenchResult {
         ));
     };
     let spec = load_spec(matrix)?;
+    let rows = if a.redraw {
+        read_results(&a.out.join("results.jsonl"))?
+    } else {
+        match run_matrix(a, &spec, interrupted)? {
+            Some(rows) => rows,
+            None => return Ok(()),
+        }
+    };
+    report(a, &spec, &rows)
+}
+
+/// The rows an earlier run wrote to `jsonl`.
+fn read_results(jsonl: &Path) -> BenchResult<Vec<Map<String, Value>>> {
+    let text = std::fs::read_to_string(jsonl).map_err(|e| {
+        BenchError::input(format!(
+            "{}: {e} (--redraw needs an earlier run's --out folder)",
+            jsonl.display()
+        ))
+    })?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| match serde_json::from_str::<Value>(l) {
+            Ok(Value::Object(row)) => Ok(row),
+            _ => Err(BenchError::input(format!(
+                "{} line {}: not a result object",
+                jsonl.display(),
+                i + 1
+            ))),
+        })
+        .collect()
+}
+
+/// Runs the matrix and writes results.jsonl; `None` when there was nothing to run
+/// (`--dry-run` printed the runs).
+fn run_matrix(
+    a: &BenchArgs,
+    spec: &Spec,
+    interrupted: &dyn Fn() -> bool,
+) -> BenchResult<Option<Vec<Map<String, Value>>>> {
     let dirs = GraphDirs {
         data: data_dir(a),
         embedded: repo(a).unwrap_or_default().join("data"),
     };
-    let (jobs, skipped) = expand(&spec, a.quick, &dirs);
+    let (jobs, skipped) = expand(spec, a.quick, &dirs);
     for s in &skipped {
         note(&format!("skipping a graph: {s}"));
     }
@@ -148,7 +192,7 @@ pub fn bench_cmd(a: &BenchArgs, interrupted: &dyn Fn() -> bool) -> BenchResult {
         for j in &jobs {
             println!("ordo {}", j.args().join(" "));
         }
-        return Ok(());
+        return Ok(None);
     }
     if jobs.is_empty() {
         return Err(BenchError::input(format!(
@@ -177,11 +221,17 @@ pub fn bench_cmd(a: &BenchArgs, interrupted: &dyn Fn() -> bool) -> BenchResult {
         .map(|r| format!("{}\n", Value::Object(r.clone())))
         .collect();
     write_file(&jsonl, lines.as_bytes())?;
-    write_csv(&rows, &a.out.join("summary.csv"))?;
-    print_table(&rows);
+    Ok(Some(rows))
+}
+
+/// The CSV, the table, the figures and the ratio tables of `rows`; an error at the end if
+/// any run failed.
+fn report(a: &BenchArgs, spec: &Spec, rows: &[Map<String, Value>]) -> BenchResult {
+    write_csv(rows, &a.out.join("summary.csv"))?;
+    print_table(rows);
     let renderer = png::Renderer::new();
     for fig in &spec.figures {
-        match svg::draw(fig, &rows) {
+        match svg::draw(fig, rows) {
             Some(svg) => {
                 let path = a.out.join(format!("{}.svg", fig.file));
                 write_file(&path, svg.as_bytes())?;
@@ -195,7 +245,7 @@ pub fn bench_cmd(a: &BenchArgs, interrupted: &dyn Fn() -> bool) -> BenchResult {
         }
     }
     for t in &spec.ratio_tables {
-        match ratio::table(t, &rows) {
+        match ratio::table(t, rows) {
             Some(csv) => {
                 let path = a.out.join(format!("{}.csv", t.file));
                 std::fs::write(&path, &csv)

@@ -108,6 +108,9 @@ impl Axis {
         }
         let (lo, hi) = match (log, lo == hi) {
             (true, true) => (lo / 2.0, hi * 2.0),
+            // From the decade below half the smallest value, so that its bar or point
+            // stands clear of the axis.
+            (true, false) => (10f64.powf((lo / 2.0).log10().floor()), hi),
             (false, true) => (lo.min(0.0), hi.max(lo + 1.0)),
             (false, false) if lo >= 0.0 => (0.0, hi),
             _ => (lo, hi),
@@ -627,7 +630,10 @@ mod tests {
         let mut unique = labels.clone();
         unique.dedup();
         assert_eq!(labels, unique, "distinct tick labels");
+        // A log axis starts at the decade below half its smallest value.
         let log = Axis::new([1.0, 256.0].into_iter(), true, 0.0, 100.0).unwrap();
+        assert_eq!(log.ticks(), vec![0.1, 1.0, 10.0, 100.0]);
+        let log = Axis::new([3.0, 256.0].into_iter(), true, 0.0, 100.0).unwrap();
         assert_eq!(log.ticks(), vec![1.0, 10.0, 100.0]);
     }
 }

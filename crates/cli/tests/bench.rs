@@ -157,6 +157,24 @@ speedup = true
     assert!(cells.iter().all(|&c| c > 0.0 && c <= 1.0), "{speedups}");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("amsterdam") && table.contains("figure:"));
+    // --redraw draws again from results.jsonl without running; without one it says so.
+    std::fs::remove_file(format!("{out_dir}/lines.svg")).unwrap();
+    let again = ordo(&["bench", &spec, "--redraw", "--out", &out_dir]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(std::path::Path::new(&format!("{out_dir}/lines.svg")).is_file());
+    assert_eq!(
+        std::fs::read_to_string(format!("{out_dir}/speedups.csv")).unwrap(),
+        speedups
+    );
+    let empty = tmp("bench-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let none = ordo(&["bench", &spec, "--redraw", "--out", &empty]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        stderr(&none).contains("--redraw needs"),
+        "{}",
+        stderr(&none)
+    );
 }
 
 #[test]
