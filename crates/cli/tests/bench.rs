@@ -266,6 +266,42 @@ fn every_preset_parses_and_expands_quick() {
     }
 }
 
+/// What docs/papers.md cites must run: every preset with --quick, verified, drawing what it
+/// declares (about 35 s on 2 cores; Enron's runs are skipped with a note without the data).
+#[test]
+fn every_preset_runs_quick_verified_and_draws() {
+    let data = common::shared("email-Enron.txt.gz").map(|p| {
+        std::path::Path::new(&p)
+            .parent()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    });
+    let list = ordo(&["bench", "--list"]);
+    let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    for name in names {
+        let out_dir = tmp(&format!("quick-{name}"));
+        let mut args = vec!["bench", &name, "--quick", "--out", &out_dir];
+        if let Some(d) = &data {
+            args.extend(["--data", d]);
+        }
+        let out = ordo(&args);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let drawn = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.ends_with(".svg") || (n.ends_with(".csv") && n != "summary.csv")
+            })
+            .count();
+        assert!(drawn > 0, "{name}: no figure or table");
+    }
+}
+
 #[test]
 fn peers_without_python_is_a_clear_error() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ordo"))
