@@ -218,6 +218,7 @@ pub fn check(g: &Graph, target: u32, dist: u64, expected: u64) -> Result<(), cra
 }
 
 impl crate::sssp::delta_step::Estimate for Heuristic {
+    const TARGETED: bool = true;
     #[inline(always)]
     fn estimate(&self, v: u32) -> u64 {
         Heuristic::estimate(self, v)

@@ -78,6 +78,9 @@ struct Shared<'g, D: DistLabel, E> {
 
 /// What orders the buckets beside the distance: A*'s estimate of the distance left.
 pub(crate) trait Estimate: Sync {
+    /// Whether the search has a target whose distance prunes keys (A*). Without one, the
+    /// per-arc `useful` test and the per-entry target test compile away.
+    const TARGETED: bool;
     fn estimate(&self, v: u32) -> u64;
 }
 
@@ -85,6 +88,7 @@ pub(crate) trait Estimate: Sync {
 pub(crate) struct NoEstimate;
 
 impl Estimate for NoEstimate {
+    const TARGETED: bool = false;
     #[inline(always)]
     fn estimate(&self, _: u32) -> u64 {
         0
@@ -103,8 +107,10 @@ impl<D: DistLabel, E: Estimate> Shared<'_, D, E> {
     /// overestimates, so no path through it can do better otherwise).
     #[inline(always)]
     fn useful(&self, key: u64) -> bool {
-        self.target
-            .is_none_or(|t| key < self.dist[t as usize].get())
+        !E::TARGETED
+            || self
+                .target
+                .is_none_or(|t| key < self.dist[t as usize].get())
     }
 }
 
@@ -481,21 +487,29 @@ fn relax<D: DistLabel, E: Estimate, const SHARED: bool>(
     c: &mut Counts,
 ) {
     let (u, d) = (e.node as usize, e.dist.into());
-    if s.dist[u].below(d) {
+    // SAFETY (the `get_unchecked`s of this function): `u` is a node (an entry's node is the
+    // source or an arc's target, and the graph's constructor checks targets against n), so
+    // `u + 1` indexes the n + 1 offsets, which are non-decreasing up to the arc count, the
+    // length of targets and weights.
+    if unsafe { s.dist.get_unchecked(u) }.below(d) {
         c.stale += 1;
         return;
     }
     // A*: the target is not expanded, and nothing whose key reaches its distance is.
-    if s.target == Some(e.node) || !s.useful(s.key(e.node, d)) {
+    if E::TARGETED && (s.target == Some(e.node) || !s.useful(s.key(e.node, d))) {
         c.pruned += 1;
         return;
     }
-    let (lo, hi) = (s.offsets[u] as usize, s.offsets[u + 1] as usize);
+    let (lo, hi) = unsafe { (*s.offsets.get_unchecked(u), *s.offsets.get_unchecked(u + 1)) };
+    let (lo, hi) = (lo as usize, hi as usize);
     c.edges += (hi - lo) as u64;
-    let targets = &s.targets[lo..hi];
+    let targets = unsafe { s.targets.get_unchecked(lo..hi) };
     match s.weights {
         Some(ws) => {
-            for (&t, &w) in targets.iter().zip(&ws[lo..hi]) {
+            let ws = unsafe { ws.get_unchecked(lo..hi) };
+            for (i, &t) in targets.iter().enumerate() {
+                // SAFETY: `ws` is as long as `targets`.
+                let w = unsafe { *ws.get_unchecked(i) };
                 relax_arc::<D, E, SHARED>(s, t, d + w as u64, bins, c);
             }
         }
@@ -519,7 +533,8 @@ fn relax_arc<D: DistLabel, E: Estimate, const SHARED: bool>(
     if !s.useful(key) {
         return;
     }
-    let label = &s.dist[t as usize];
+    // SAFETY: `t` is an arc's target, below n (checked when the graph was built).
+    let label = unsafe { s.dist.get_unchecked(t as usize) };
     let lowered = match SHARED {
         true => label.lower(nd),
         false => label.lower_unshared(nd),
