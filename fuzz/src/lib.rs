@@ -117,12 +117,13 @@ pub fn assert_valid(g: &Graph) {
 }
 
 /// Build options chosen by one input byte, so the fuzzer also drives the CSR builder's
-/// symmetrize / self-loop / parallel-arc paths.
+/// symmetrize / self-loop / parallel-arc / weight-dividing paths.
 pub fn build_options(flags: u8) -> BuildOptions {
     BuildOptions {
         symmetrize: flags & 1 != 0,
         drop_self_loops: flags & 2 != 0,
         merge_parallel: flags & 4 != 0,
         weights: None,
+        weight_divisor: (flags & 8 != 0).then_some(3),
     }
 }
