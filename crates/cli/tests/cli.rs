@@ -225,22 +225,12 @@ fn bfs_json_and_out_file() {
 #[test]
 fn divided_weights_round_up_and_keep_every_node_reached() {
     // Weights 1, 64, 65 and 200 on a path become 1, 1, 2 and 4 with K = 64.
-    let p = tmp("path.wel");
-    std::fs::write(&p, "0 1 1\n1 2 64\n2 3 65\n3 4 200\n").unwrap();
-    let out = tmp("path.out");
-    let j = json(&ordo(&[
-        "sssp",
-        &p,
-        "--divide-weights",
-        "64",
-        "--json",
-        "--out",
-        &out,
-        "--threads",
-        "2",
-    ]));
+    let (j, text) = sssp_on(
+        "path.wel",
+        "0 1 1\n1 2 64\n2 3 65\n3 4 200\n",
+        &["--divide-weights", "64", "--threads", "2"],
+    );
     assert_eq!(j["verified"], true);
-    let text = std::fs::read_to_string(&out).unwrap();
     assert_eq!(text.lines().last(), Some("4 8"), "{text}");
     // On a road graph: verified against Dijkstra on the same divided weights, and the same
     // nodes reached as with the weights as read.
@@ -261,25 +251,25 @@ fn divided_weights_round_up_and_keep_every_node_reached() {
 
 #[test]
 fn unreachable_nodes_print_inf() {
-    let p = tmp("two.el");
-    std::fs::write(&p, "0 1\n2 3\n").unwrap();
-    let out = tmp("two.out");
-    let j = json(&ordo(&[
-        "sssp",
-        &p,
-        "--json",
-        "--out",
-        &out,
-        "--threads",
-        "1",
-    ]));
+    let (j, text) = sssp_on("two.el", "0 1\n2 3\n", &["--threads", "1"]);
     assert_eq!(j["reached"], 2);
     assert_eq!(
         j["weights"], "1:255:1",
         "unweighted input gets the documented default weights"
     );
-    let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("2 inf") && text.contains("0 0"), "{text}");
+}
+
+/// `ordo sssp` on a graph file `name` holding `text`, with `extra` flags: its JSON and its
+/// `--out` file.
+fn sssp_on(name: &str, text: &str, extra: &[&str]) -> (serde_json::Value, String) {
+    let p = tmp(name);
+    std::fs::write(&p, text).unwrap();
+    let out = tmp(&format!("{name}.out"));
+    let mut args = vec!["sssp", &p, "--json", "--out", &out];
+    args.extend_from_slice(extra);
+    let j = json(&ordo(&args));
+    (j, std::fs::read_to_string(&out).unwrap())
 }
 
 #[test]
