@@ -254,6 +254,54 @@ fn pull_pagerank_matches_exact_solutions() {
     );
 }
 
+#[test]
+fn pull_pagerank_skips_nodes_without_in_edges_and_stays_within_its_bound() {
+    // 5000 nodes over three chunks: every third node has no arcs at all (a SNAP file's id
+    // gaps), every fifth of the rest only sends (a directed graph's sources), so the words of
+    // the bitmap of pulling nodes mix runs of every length.
+    let n = 5000u32;
+    let linked: Vec<u32> = (0..n).filter(|v| !v.is_multiple_of(3)).collect();
+    let mut edges = Vec::new();
+    for (i, &u) in linked.iter().enumerate() {
+        for step in [1, 7, 31] {
+            let v = linked[(i * 13 + step) % linked.len()];
+            if !v.is_multiple_of(5) {
+                edges.push((u, v));
+            }
+        }
+    }
+    let mut g = graph(n, &edges, false);
+    g.build_transpose();
+    let ins = InEdges::transpose(&g).unwrap();
+    let without_in_edges = (0..n as usize).filter(|&v| ins.of(v).is_empty()).count();
+    assert!(without_in_edges > n as usize / 3, "{without_in_edges}");
+    for tolerance in [1e-4 / n as f64, 1e-12] {
+        for sweep in [Sweep::GaussSeidel, Sweep::Jacobi] {
+            for threads in [1, 2, 8] {
+                let incoming = InEdges::transpose(&g).unwrap();
+                let cfg = ExecConfig::new(threads);
+                let out = pagerank::pull::run(&g, incoming, tolerance, sweep, &cfg).unwrap();
+                let what = format!("{tolerance} {sweep:?} x{threads}");
+                assert!(out.last_change < tolerance * n as f64, "{what}");
+                assert!((out.score.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{what}");
+                let l1 = pagerank::pull::verify(&g, &out);
+                assert!(l1.is_ok(), "{what}: {l1:?}");
+                // The nodes without in-edges hold the teleport share exactly: the smallest score.
+                let min = out.score.iter().cloned().fold(f64::MAX, f64::min);
+                assert!((out.score[0] - min).abs() <= 1e-6 * min, "{what}");
+            }
+        }
+    }
+    // No arcs at all: every node is skipped, and every score is 1/n after one iteration.
+    let mut g = graph(100, &[], false);
+    g.build_transpose();
+    let incoming = InEdges::transpose(&g).unwrap();
+    let out =
+        pagerank::pull::run(&g, incoming, 1e-12, Sweep::GaussSeidel, &ExecConfig::new(2)).unwrap();
+    assert_eq!(out.iterations, 1);
+    assert!(out.score.iter().all(|&s| (s - 0.01).abs() < 1e-15));
+}
+
 /// The undirected simple view (what `ordo kcore` runs on).
 fn simple(g: &Graph) -> Graph {
     ordo_graph::undirected_simple(g).unwrap()
