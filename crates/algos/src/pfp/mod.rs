@@ -34,6 +34,7 @@ pub mod app;
 
 mod dinic;
 mod network;
+mod relabel;
 
 pub use dinic::dinic;
 pub use network::Network;
@@ -105,24 +106,6 @@ impl State<'_> {
     /// Highest label first; a label above 2n (a parked node's) gets the lowest priority.
     fn priority(&self, h: u32) -> u64 {
         (2 * self.net.num_nodes() as u64).saturating_sub(h as u64)
-    }
-
-    /// Exact labels; in phase 1 (`to_source` false) every node that cannot reach the sink
-    /// gets n, which is all phase 1 needs to know about it, at half the cost.
-    fn global_relabel(&self, to_source: bool) {
-        let res = |a: usize| self.res[a].load(Relaxed);
-        let h = if to_source {
-            self.net.exact_heights(self.s, self.t, res)
-        } else {
-            let n = self.net.num_nodes() as u32;
-            let mut h = self.net.distances_to(self.t, res);
-            h.iter_mut().filter(|d| **d >= n).for_each(|d| *d = n);
-            h[self.s as usize] = n;
-            h
-        };
-        for (x, h) in self.height.iter().zip(h) {
-            x.store(h, Relaxed);
-        }
     }
 
     fn active(&self, bound: u32) -> Vec<(PfpTask, u64)> {
@@ -310,6 +293,7 @@ pub fn run(
             state.excess[v].fetch_add(c, Relaxed);
         }
     }
+    let relabeller = relabel::Relabeller::new(n, cfg.threads);
     let mut report = RunReport::default();
     let mut stats = PfpStats::default();
     let work_limit = ALPHA * n as u64 + net.head.len() as u64 / 2;
@@ -321,7 +305,9 @@ pub fn run(
                 report.threads = cfg.threads;
                 return Err(ExecError::Cancelled(Box::new(report)).into());
             }
-            state.global_relabel(phase == 1);
+            // Exact labels; in phase 1 every node that cannot reach the sink gets n, which is
+            // all phase 1 needs to know about it, at half the cost.
+            relabeller.relabel(&state, phase == 1, cfg)?;
             stats.global_relabels += 1;
             let initial = state.active(bound);
             if initial.is_empty() {
