@@ -332,17 +332,7 @@ pub fn run(
     stats.pushes = report.total.app[PUSHES];
     stats.relabels = report.total.app[RELABELS];
     let res = |a: usize| state.res[a].load(Relaxed);
-    let arc_flow = net
-        .forward_of_input
-        .iter()
-        .map(|&a| {
-            if a == usize::MAX {
-                0
-            } else {
-                net.cap[a] - res(a)
-            }
-        })
-        .collect();
+    let arc_flow = net.input_flows(g, res);
     Ok(PfpOutput {
         flow: state.excess[t as usize].load(Relaxed),
         arc_flow,

@@ -1,6 +1,12 @@
-//! The residual network: every input arc u -> v (self-loops dropped) becomes a forward arc of
-//! capacity w at u and a paired reverse arc of capacity 0 at v, both in u's and v's CSR rows,
-//! so a node scans everything it can push along in one row.
+//! The residual network: one arc each way between every two nodes that an input arc joins
+//! (self-loops dropped). The arc u -> v has the capacity of all the input arcs u -> v (0 when
+//! there are none) and is paired with the arc v -> u in v's CSR row, so a node scans
+//! everything it can push along in one row.
+//!
+//! Antiparallel input arcs share one pair: a symmetric graph (a road network) has two network
+//! arcs per edge, not four, which halves what a discharge and a global relabel scan (Galois'
+//! preflowpush adds a reverse arc only where the input lacks one). The flow on an input arc is
+//! recovered from its pair's net flow ([`Network::input_flows`]).
 
 use ordo_graph::Graph;
 use std::collections::VecDeque;
@@ -10,9 +16,9 @@ pub struct Network {
     pub head: Vec<u32>,
     /// The index of the paired arc.
     pub rev: Vec<usize>,
-    /// Original capacity (0 for reverse arcs).
+    /// Capacity: the sum of the input arcs' weights in this direction (0 where none).
     pub cap: Vec<u64>,
-    /// For each input arc (CSR order), its forward arc here; `usize::MAX` for self-loops.
+    /// For each input arc (CSR order), its arc here; `usize::MAX` for self-loops.
     pub forward_of_input: Vec<usize>,
 }
 
@@ -20,6 +26,8 @@ impl Network {
     /// Capacities are the edge weights (1 on unweighted graphs).
     pub fn new(g: &Graph) -> Self {
         let n = g.num_nodes();
+        // Every input arc u -> v puts v in u's row and u in v's row; each row is then sorted
+        // and its repeats merged, so the pair of (u, v) is found by a binary search.
         let mut degree = vec![0usize; n + 1];
         for u in 0..n as u32 {
             for &v in g.neighbors(u) {
@@ -29,32 +37,56 @@ impl Network {
                 }
             }
         }
-        let mut offsets = Vec::with_capacity(n + 1);
+        let mut start = Vec::with_capacity(n + 1);
         let mut total = 0;
         for d in &degree[..n] {
-            offsets.push(total);
+            start.push(total);
             total += d;
         }
-        offsets.push(total);
-        let mut fill = offsets.clone();
-        let mut head = vec![0u32; total];
-        let mut rev = vec![0usize; total];
-        let mut cap = vec![0u64; total];
-        let mut forward_of_input = Vec::with_capacity(g.num_edges());
+        start.push(total);
+        // (neighbour, capacity towards it) in each row, before merging.
+        let mut entries = vec![(0u32, 0u64); total];
+        let mut fill = start.clone();
         for u in 0..n as u32 {
             for (v, w) in g.out_edges(u) {
-                if u == v {
-                    forward_of_input.push(usize::MAX);
-                    continue;
+                if u != v {
+                    entries[fill[u as usize]] = (v, w as u64);
+                    entries[fill[v as usize]] = (u, 0);
+                    fill[u as usize] += 1;
+                    fill[v as usize] += 1;
                 }
-                let (a, b) = (fill[u as usize], fill[v as usize]);
-                fill[u as usize] += 1;
-                fill[v as usize] += 1;
-                (head[a], rev[a], cap[a]) = (v, b, w as u64);
-                (head[b], rev[b], cap[b]) = (u, a, 0);
-                forward_of_input.push(a);
             }
         }
+        let mut offsets = Vec::with_capacity(n + 1);
+        let (mut head, mut cap) = (Vec::with_capacity(total), Vec::with_capacity(total));
+        for u in 0..n {
+            offsets.push(head.len());
+            let row = &mut entries[start[u]..start[u + 1]];
+            row.sort_unstable_by_key(|e| e.0);
+            for &(v, c) in row.iter() {
+                if head.len() > offsets[u] && *head.last().unwrap() == v {
+                    *cap.last_mut().unwrap() += c;
+                } else {
+                    head.push(v);
+                    cap.push(c);
+                }
+            }
+        }
+        offsets.push(head.len());
+        drop(entries);
+        let arc = |u: u32, v: u32| -> usize {
+            let row = offsets[u as usize]..offsets[u as usize + 1];
+            // Present: every input arc put each end in the other's row.
+            row.start + head[row].binary_search(&v).expect("paired arc")
+        };
+        let rev = (0..n as u32)
+            .flat_map(|u| (offsets[u as usize]..offsets[u as usize + 1]).map(move |a| (u, a)))
+            .map(|(u, a)| arc(head[a], u))
+            .collect();
+        let forward_of_input = (0..n as u32)
+            .flat_map(|u| g.neighbors(u).iter().map(move |&v| (u, v)))
+            .map(|(u, v)| if u == v { usize::MAX } else { arc(u, v) })
+            .collect();
         Network {
             offsets,
             head,
@@ -62,6 +94,35 @@ impl Network {
             cap,
             forward_of_input,
         }
+    }
+
+    /// The flow on every input arc (CSR order) of `g`, the graph this network was built from,
+    /// given the residual capacities. A pair's net flow `cap(u -> v) - res(u -> v)` goes to the
+    /// input arcs u -> v when positive (filling them in order, each to its weight), else to the
+    /// arcs v -> u: conservation holds as in the network, and no arc exceeds its weight, as
+    /// the net flow is at most the capacity in its direction.
+    pub fn input_flows(&self, g: &Graph, res: impl Fn(usize) -> u64) -> Vec<u64> {
+        // What is left to hand out along each network arc with a positive net flow.
+        let mut left: Vec<u64> = (0..self.head.len())
+            .map(|a| self.cap[a].saturating_sub(res(a)))
+            .collect();
+        let mut i = 0;
+        let mut flows = Vec::with_capacity(self.forward_of_input.len());
+        for u in 0..g.num_nodes() as u32 {
+            for (_, w) in g.out_edges(u) {
+                let a = self.forward_of_input[i];
+                i += 1;
+                let f = if a == usize::MAX {
+                    0
+                } else {
+                    let f = left[a].min(w as u64);
+                    left[a] -= f;
+                    f
+                };
+                flows.push(f);
+            }
+        }
+        flows
     }
 
     pub fn num_nodes(&self) -> usize {

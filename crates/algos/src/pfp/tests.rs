@@ -99,3 +99,31 @@ fn verify_catches_a_broken_flow() {
     out.flow -= 1;
     assert!(verify(&g, 0, 2, &out).is_err());
 }
+
+#[test]
+fn antiparallel_and_parallel_arcs_share_one_pair() {
+    // Between 0 and 1: two arcs one way (3 + 2) and one back (5); 1 and 2 both ways.
+    let g = graph(
+        &[
+            (0, 1, 3),
+            (1, 0, 5),
+            (0, 1, 2),
+            (1, 2, 4),
+            (2, 1, 1),
+            (0, 2, 1),
+        ],
+        3,
+    );
+    let net = Network::new(&g);
+    // One arc each way per joined pair: (0,1), (1,2), (0,2).
+    assert_eq!(net.head.len(), 6);
+    let a = net.forward_of_input[0];
+    assert_eq!((net.head[a], net.cap[a], net.cap[net.rev[a]]), (1, 5, 5));
+    // Flow both ways across the pairs, which the verifier checks arc by arc.
+    assert_eq!(check(&g, 0, 2), 5);
+    assert_eq!(check(&g, 2, 0), 1);
+    assert_eq!(check(&g, 1, 0), 5);
+    // A symmetric graph: two network arcs per edge, not four.
+    let grid = gen::road_grid(10, 10, 1, &BuildOptions::default()).unwrap();
+    assert_eq!(Network::new(&grid).head.len(), grid.num_edges());
+}
