@@ -19,7 +19,7 @@ pub struct Network {
     /// Capacity: the sum of the input arcs' weights in this direction (0 where none).
     pub cap: Vec<u64>,
     /// For each input arc (CSR order), its arc here; `usize::MAX` for self-loops.
-    pub forward_of_input: Vec<usize>,
+    pub arc_of_input: Vec<usize>,
 }
 
 impl Network {
@@ -83,7 +83,7 @@ impl Network {
             .flat_map(|u| (offsets[u as usize]..offsets[u as usize + 1]).map(move |a| (u, a)))
             .map(|(u, a)| arc(head[a], u))
             .collect();
-        let forward_of_input = (0..n as u32)
+        let arc_of_input = (0..n as u32)
             .flat_map(|u| g.neighbors(u).iter().map(move |&v| (u, v)))
             .map(|(u, v)| if u == v { usize::MAX } else { arc(u, v) })
             .collect();
@@ -92,7 +92,7 @@ impl Network {
             head,
             rev,
             cap,
-            forward_of_input,
+            arc_of_input,
         }
     }
 
@@ -107,10 +107,10 @@ impl Network {
             .map(|a| self.cap[a].saturating_sub(res(a)))
             .collect();
         let mut i = 0;
-        let mut flows = Vec::with_capacity(self.forward_of_input.len());
+        let mut flows = Vec::with_capacity(self.arc_of_input.len());
         for u in 0..g.num_nodes() as u32 {
             for (_, w) in g.out_edges(u) {
-                let a = self.forward_of_input[i];
+                let a = self.arc_of_input[i];
                 i += 1;
                 let f = if a == usize::MAX {
                     0

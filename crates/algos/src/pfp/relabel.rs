@@ -45,7 +45,7 @@ impl Relabeller {
     }
 
     /// Writes the exact labels of `state`'s residual graph into its heights (module docs);
-    /// `to_source` for phase 2's.
+    /// `to_source` for phase 2's. `cfg` has the thread count this relabeller was made for.
     pub(super) fn relabel(
         &self,
         state: &State,
@@ -53,7 +53,7 @@ impl Relabeller {
         cfg: &ExecConfig,
     ) -> Result<(), ExecError> {
         match &self.queues {
-            Some(queues) if cfg.threads > 1 => {
+            Some(queues) => {
                 run_team(cfg, |team| relabel_team(queues, state, to_source, team)).map(drop)
             }
             _ => {
@@ -79,11 +79,10 @@ fn relabel_team(
             .for_each(|h| h.store(UNSEEN, Relaxed));
         0
     })?;
-    let mut step = search(queues, state, state.t, 0, 0, team)?;
+    let step = search(queues, state, state.t, 0, 0, team)?;
     if to_source {
-        step = search(queues, state, state.s, n32, step, team)?;
+        search(queues, state, state.s, n32, step, team)?;
     }
-    let _ = step;
     let unreached = if to_source { 2 * n32 } else { n32 };
     team.for_chunks(n, FILL_CHUNK, |r| {
         for h in &state.height[r] {
@@ -135,6 +134,8 @@ fn search(
                 let y = frontier.get(i);
                 for a in net.arcs(y) {
                     // x -> y is residual when the pair of y's arc a (y -> x) has capacity.
+                    // Relaxed: residuals are not written during a relabel, and a label carries
+                    // no other data; the barrier ending the step publishes labels and queue.
                     let x = net.head[a];
                     let h = &state.height[x as usize];
                     if h.load(Relaxed) == UNSEEN

@@ -117,7 +117,7 @@ fn antiparallel_and_parallel_arcs_share_one_pair() {
     let net = Network::new(&g);
     // One arc each way per joined pair: (0,1), (1,2), (0,2).
     assert_eq!(net.head.len(), 6);
-    let a = net.forward_of_input[0];
+    let a = net.arc_of_input[0];
     assert_eq!((net.head[a], net.cap[a], net.cap[net.rev[a]]), (1, 5, 5));
     // Flow both ways across the pairs, which the verifier checks arc by arc.
     assert_eq!(check(&g, 0, 2), 5);
