@@ -68,6 +68,17 @@ impl Queue {
         self.items[i].load(Relaxed)
     }
 
+    /// The first `len` ids, as a slice a loop can hold in registers: a loop that reads ids with
+    /// [`get`](Self::get) while it stores to atomics reloads the queue's pointer after every
+    /// store (the store might have changed it, as far as the compiler knows).
+    ///
+    /// # Panics
+    /// If `len` exceeds the capacity.
+    #[inline]
+    pub fn first(&self, len: usize) -> &[AtomicU32] {
+        &self.items[..len]
+    }
+
     /// Forgets the contents (one worker, while no other appends).
     pub fn clear(&self) {
         self.tail.store(0, Relaxed);
@@ -90,6 +101,7 @@ impl Queue {
     pub fn alone(&self) -> LoneWriter<'_> {
         LoneWriter {
             queue: self,
+            items: &self.items,
             tail: self.len(),
         }
     }
@@ -108,6 +120,9 @@ impl Queue {
 /// Appends to a [`Queue`] that no one else writes in the round ([`Queue::alone`]).
 pub struct LoneWriter<'q> {
     queue: &'q Queue,
+    /// The queue's slots, held here so that a push does not reload them through `queue` after
+    /// the previous push's store.
+    items: &'q [AtomicU32],
     tail: usize,
 }
 
@@ -116,7 +131,7 @@ impl LoneWriter<'_> {
     /// If the queue would overflow its capacity.
     #[inline]
     pub fn push(&mut self, id: u32) {
-        self.queue.items[self.tail].store(id, Relaxed);
+        self.items[self.tail].store(id, Relaxed);
         self.tail += 1;
     }
 }

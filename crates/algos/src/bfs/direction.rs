@@ -165,18 +165,20 @@ fn top_down(
     depth: u32,
     c: &mut Counts,
 ) -> Result<(), Stopped> {
-    let frontier = s.queues.input(k);
     let next = depth + 1;
     if team.workers() == 1 {
         return top_down_alone(s, team, k, len, next, c);
     }
+    // Locals, as in `top_down_alone`.
+    let frontier = s.queues.input(k).first(len);
+    let level = &s.level[..];
     let mut out = QueueWriter::new(s.queues.output(k));
     team.for_chunks(len, TOP_DOWN_CHUNK, |r| {
         c.stats.tasks += r.len() as u64;
-        for i in r {
-            for &v in s.g.neighbors(frontier.get(i)) {
+        for u in &frontier[r] {
+            for &v in s.g.neighbors(u.load(Relaxed)) {
                 // SAFETY: targets are nodes, and `level` has one entry per node.
-                let slot = unsafe { s.level.get_unchecked(v as usize) };
+                let slot = unsafe { level.get_unchecked(v as usize) };
                 // Relaxed: a level is a word carrying no other data; the barrier ending the
                 // step publishes it with the queue.
                 if slot.load(Relaxed) != UNREACHED {
@@ -207,13 +209,16 @@ fn top_down_alone(
     next: u32,
     c: &mut Counts,
 ) -> Result<(), Stopped> {
-    let frontier = s.queues.input(k);
+    // Slices held in locals: the loop stores to atomics, after which fields read through `s`
+    // would be reloaded (0.88-0.95x the time of a search on five road graphs).
+    let frontier = s.queues.input(k).first(len);
+    let level = &s.level[..];
     c.stats.tasks += len as u64;
     let mut out = s.queues.output(k).alone();
-    for i in 0..len {
-        for &v in s.g.neighbors(frontier.get(i)) {
+    for u in frontier {
+        for &v in s.g.neighbors(u.load(Relaxed)) {
             // SAFETY: targets are nodes, and `level` has one entry per node.
-            let slot = unsafe { s.level.get_unchecked(v as usize) };
+            let slot = unsafe { level.get_unchecked(v as usize) };
             if slot.load(Relaxed) == UNREACHED {
                 slot.store(next, Relaxed);
                 out.push(v);
