@@ -248,9 +248,11 @@ def kcore(
     """Core numbers of the undirected simple view (int64), as networkx's ``core_number``.
 
     ``algo``: ``"peel"`` (bucketed peeling by levels on the frontier executor; the
-    fastest), ``"serial"`` (Batagelj-Zaversnik bucket peeling; faster with ``threads=1`` on
-    graphs that fit in the cache), ``"priority"`` (asynchronous h-index updates on
-    ``scheduler``), or ``"auto"``: peeling unless a scheduler or its parameters are given.
+    fastest on more than one thread and on large graphs), ``"serial"`` (Batagelj-Zaversnik
+    bucket peeling; faster with ``threads=1`` on graphs of up to about 2**19 nodes),
+    ``"priority"`` (asynchronous h-index updates on ``scheduler``), or ``"auto"``: ``serial``
+    with ``threads=1`` on graphs of at most 2**19 nodes, else ``peel``, unless a scheduler or
+    its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3])   # a triangle and a tail

@@ -260,7 +260,9 @@ def test_methods_are_chosen_and_checked():
     with pytest.raises(ValueError, match="choose from auto, peel, serial, priority"):
         ordo.kcore(G, algo="bogus")
     # On one thread, auto runs the serial method where an application has one.
-    assert ordo.kcore(G, threads=1, report=True)[1]["algo"] == "peel"
+    assert ordo.kcore(G, threads=1, report=True)[1]["algo"] == "serial"
+    assert ordo.kcore(G, threads=2, report=True)[1]["algo"] == "peel"
+    assert ordo.kcore(G, threads=1, algo="peel", report=True)[1]["algo"] == "peel"
     assert ordo.mst(G, threads=1, report=True)[1]["algo"] == "filter-kruskal"
     assert ordo.bfs(G, 0, threads=1, report=True)[1]["algo"] == "direction"
     mst = next(a for a in ordo.applications() if a["name"] == "mst")

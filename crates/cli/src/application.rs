@@ -50,6 +50,10 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
         note(n);
     }
     let p = prepared.map_err(app_error)?;
+    let method = match a.algo.as_str() {
+        "auto" => A::auto_for_graph(&p, method, req.threads(None)),
+        _ => method,
+    };
 
     let (sched, exec) = if method.scheduled {
         let (sched, mut exec) = req.scheduled(A::delta_hint(&p)).map_err(spec_error)?;

@@ -92,10 +92,14 @@ impl<'py> AppVisitor for Call<'_, 'py> {
         let method = spec
             .method(self.algo, request.as_deref(), req.threads(None))
             .map_err(app_error)?;
-        let (graph, report) = (self.graph, self.report);
+        let (graph, report, auto) = (self.graph, self.report, self.algo == "auto");
         let outcome = interruptible(py, Some(&cancel), || -> Result<_, Failure> {
             let mut source = PySource(graph);
             let p = A::prepare(&mut source, &values, method, &mut Vec::new())?;
+            let method = match auto {
+                true => A::auto_for_graph(&p, method, req.threads(None)),
+                false => method,
+            };
             let (sched, exec) = if method.scheduled {
                 let (mut sched, exec) = req.scheduled(A::delta_hint(&p))?;
                 if let Some(d) = values.given("delta").then(|| values.int("delta")).flatten() {

@@ -178,6 +178,18 @@ pub trait App {
     /// The graph the answer is about (for the file's node ids).
     fn graph(p: &Self::Prepared) -> &Graph;
 
+    /// The method `--algo auto` runs, now that the graph is known: `method` is what `auto`
+    /// chose from the thread count alone ([`AppSpec::method`]), and an application whose
+    /// fastest method also depends on the graph (its size) may return another of its
+    /// variants. Front ends call it only when the user asked for `auto`.
+    fn auto_for_graph(
+        _p: &Self::Prepared,
+        method: &'static Variant,
+        _threads: usize,
+    ) -> &'static Variant {
+        method
+    }
+
     /// The bucket width (a priority shift) the scheduled method suggests to a bucketing
     /// scheduler.
     fn delta_hint(_p: &Self::Prepared) -> Option<u32> {

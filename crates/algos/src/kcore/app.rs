@@ -19,10 +19,8 @@ by_name!(
 
 pub const VARIANTS: Variants = Variants {
     app: "kcore",
-    // No serial choice: on one thread bucket peeling (`serial`) beat the peel by 4-36% on eight
-    // graphs up to 264K nodes, but took 1.41x its time on Kronecker 20 and 1.43x on grid1m
-    // (1M nodes), where its four random-access arrays leave the cache and the peel's level
-    // scans stream. The small graphs' gain is milliseconds, the large graphs' loss hundreds.
+    // No choice by threads alone: on one thread `serial` wins on small graphs only
+    // (`Kcore::auto_for_graph`, `kcore::bucket::auto_prefers`).
     few_threads: None,
     list: &[
         Variant {
@@ -32,7 +30,7 @@ pub const VARIANTS: Variants = Variants {
         },
         Variant {
             name: "serial",
-            about: "bucket peeling (Batagelj and Zaversnik 2003) on one thread; faster than peel on one thread on graphs that fit in the cache",
+            about: "bucket peeling (Batagelj and Zaversnik 2003) on one thread; auto's choice on one thread for graphs of at most 2^19 nodes",
             scheduled: false,
         },
         Variant {
@@ -53,8 +51,8 @@ impl App for Kcore {
 
     const SPEC: AppSpec = AppSpec {
         name: "kcore",
-        about: "Core numbers, by parallel bucketed peeling by default (verified against bucket \
-                peeling)",
+        about: "Core numbers, by parallel bucketed peeling by default, bucket peeling on one \
+                thread for graphs of at most 2^19 nodes (verified against bucket peeling)",
         after_help: None,
         examples: &["ordo kcore email-Enron.txt.gz --out core.txt"],
         params: &[],
@@ -76,6 +74,23 @@ impl App for Kcore {
 
     fn graph(p: &Undirected) -> &Graph {
         &p.graph
+    }
+
+    fn auto_for_graph(
+        p: &Undirected,
+        method: &'static Variant,
+        threads: usize,
+    ) -> &'static Variant {
+        let serial = VARIANTS.list.iter().find(|v| v.name == "serial");
+        match serial {
+            Some(serial)
+                if method.name == "peel"
+                    && kcore::bucket::auto_prefers(p.graph.num_nodes(), threads) =>
+            {
+                serial
+            }
+            _ => method,
+        }
     }
 
     fn delta_hint(p: &Undirected) -> Option<u32> {
@@ -138,5 +153,36 @@ impl App for Kcore {
             "unchanged": scheduled.then_some(out.stats.unchanged),
             "decrements": (!scheduled).then_some(out.stats.lowered),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ordo_graph::{gen, BuildOptions};
+    use std::sync::Arc;
+
+    #[test]
+    fn auto_runs_bucket_peeling_on_one_thread_for_small_graphs_only() {
+        let g = gen::road_grid(10, 10, 1, &BuildOptions::default()).unwrap();
+        let p = Undirected {
+            graph: Arc::new(g),
+            prep_s: 0.0,
+            weights: None,
+        };
+        let named = |name: &str| VARIANTS.list.iter().find(|v| v.name == name).unwrap();
+        let auto = |method: &str, threads| Kcore::auto_for_graph(&p, named(method), threads).name;
+        assert_eq!(auto("peel", 1), "serial");
+        assert_eq!(auto("peel", 2), "peel");
+        // A scheduler was asked for: `auto` had resolved to the scheduled method.
+        assert_eq!(auto("priority", 1), "priority");
+        assert!(kcore::bucket::auto_prefers(
+            kcore::bucket::AUTO_MAX_NODES,
+            1
+        ));
+        assert!(!kcore::bucket::auto_prefers(
+            kcore::bucket::AUTO_MAX_NODES + 1,
+            1
+        ));
     }
 }
