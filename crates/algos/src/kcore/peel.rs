@@ -165,24 +165,28 @@ impl Shared<'_> {
         if team.worker() == 0 {
             self.smallest[(scan + 1) % 3].store(u32::MAX, Relaxed);
         }
-        let from = self.remaining.input(list.compactions);
+        let from = self.remaining.input(list.compactions).first(list.len);
         let mut keep = QueueWriter::new(self.remaining.output(list.compactions));
         let mut peel = QueueWriter::new(self.frontiers.output(step));
         let mut smallest = u32::MAX;
+        // Locals (slices, and the level copied in the closure): the loops store to atomics,
+        // after which anything read through `self` or a captured reference is reloaded.
+        let (core, degree) = (&self.core[..], &self.degree[..]);
         // The chunks' sums pack (peeled << 32) + put on the frontier: each is below n < 2^32.
         let packed = team.for_chunks(list.len, SCAN_CHUNK, |r| {
+            let (level, compacted) = (level, list.compactions > 0);
             let (mut found, mut frontier) = (0u64, 0u64);
             for i in r {
-                let v = match list.compactions {
-                    0 => i as u32,
-                    _ => from.get(i),
+                let v = match compacted {
+                    false => i as u32,
+                    true => from[i].load(Relaxed),
                 };
-                if self.core[v as usize].load(Relaxed) != UNPEELED {
+                if core[v as usize].load(Relaxed) != UNPEELED {
                     continue; // peeled at an earlier level
                 }
-                let d = self.degree[v as usize].load(Relaxed);
+                let d = degree[v as usize].load(Relaxed);
                 if d <= level {
-                    self.core[v as usize].store(level, Relaxed);
+                    core[v as usize].store(level, Relaxed);
                     found += 1;
                     if d > 0 {
                         peel.push(v);
@@ -225,16 +229,21 @@ impl Shared<'_> {
     ) -> Result<(usize, usize), Stopped> {
         self.frontiers.start(step, team.worker());
         let single = team.workers() == 1;
-        let frontier = self.frontiers.input(step);
+        let frontier = self.frontiers.input(step).first(len);
         let mut next = QueueWriter::new(self.frontiers.output(step));
+        // Locals, as in `scan`.
+        let (core, degree) = (&self.core[..], &self.degree[..]);
+        let (offsets, targets) = (self.g.offsets(), self.g.targets());
         // The loop's sum packs (peeled << 32) + handed on: each is below n < 2^32.
         let packed = team.for_chunks(len, PEEL_CHUNK, |r| {
+            let (level, single) = (level, single);
             let (mut handed_on, mut peeled, mut decrements) = (0u64, 0u64, 0u64);
-            for i in r {
-                pending.push(frontier.get(i));
+            for f in &frontier[r] {
+                pending.push(f.load(Relaxed));
                 while let Some(v) = pending.pop() {
-                    for &u in self.g.neighbors(v) {
-                        let slot = &self.degree[u as usize];
+                    let v = v as usize;
+                    for &u in &targets[offsets[v] as usize..offsets[v + 1] as usize] {
+                        let slot = &degree[u as usize];
                         if slot.load(Relaxed) <= level {
                             continue;
                         }
@@ -249,7 +258,7 @@ impl Shared<'_> {
                             slot.fetch_sub(1, Relaxed)
                         };
                         if before == level + 1 {
-                            self.core[u as usize].store(level, Relaxed);
+                            core[u as usize].store(level, Relaxed);
                             peeled += 1;
                             if pending.len() < LOCAL {
                                 pending.push(u);
