@@ -251,6 +251,8 @@ fn bottom_up(
     c: &mut Counts,
 ) -> Result<u64, Stopped> {
     let n = s.g.num_nodes();
+    // Locals, as in `top_down_alone`.
+    let (level, incoming) = (&s.level[..], s.incoming);
     team.for_chunks(n, BOTTOM_UP_CHUNK, |r| {
         // The chunk is whole words of `next`: this worker clears and sets them alone.
         next.clear_words_of(r.clone());
@@ -258,11 +260,11 @@ fn bottom_up(
         c.stats.tasks += r.len() as u64;
         for v in r {
             // Only this worker writes v's level in a bottom-up step.
-            if s.level[v].load(Relaxed) != UNREACHED {
+            if level[v].load(Relaxed) != UNREACHED {
                 continue;
             }
-            if s.incoming.of(v).iter().any(|&u| front.get(u as usize)) {
-                s.level[v].store(depth + 1, Relaxed);
+            if incoming.of(v).iter().any(|&u| front.get(u as usize)) {
+                level[v].store(depth + 1, Relaxed);
                 next.set_owned(v);
                 awake += 1;
             }
