@@ -4,8 +4,8 @@
 //! random-access arrays leave the cache while the peel's level scans stream, so `auto` picks
 //! it on one thread for graphs of at most [`AUTO_MAX_NODES`] nodes ([`auto_prefers`]).
 //! Interleaved A/B, 1 thread, medians of 3 x 7 runs, serial / peel: NY 1.00, Rome 0.91,
-//! Seattle 0.81, Luxembourg 1.11, Enron 0.92, CA-HepPh 0.85; Kronecker 20 (1M nodes) 1.38 and
-//! a 1000 x 1000 grid 1.40 (session 19). With it `auto` is never slower than the oracle, the
+//! Seattle 0.81, Luxembourg 1.11, Enron 0.92, CA-HepPh 0.85; Kronecker 20 (1M nodes) 1.98 and
+//! a 1000 x 1000 grid 1.44 (session 20). With it `auto` is never slower than the oracle, the
 //! same algorithm, on one thread.
 //!
 //! The nodes sit in one array sorted by current degree, with the start of each degree's
