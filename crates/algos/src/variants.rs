@@ -84,13 +84,18 @@ impl Variants {
     /// The method to run for `--algo asked` on `threads` workers. `scheduler_request` names
     /// what in the run asks for a priority scheduler (e.g. `"--scheduler obim"`), if
     /// anything does.
+    /// The method called `name`, if the application has one.
+    pub fn named(&self, name: &str) -> Option<&'static Variant> {
+        self.list.iter().find(|v| v.name == name)
+    }
+
     pub fn resolve(
         &self,
         asked: &str,
         scheduler_request: Option<&str>,
         threads: usize,
     ) -> Result<&'static Variant, VariantError> {
-        let by_name = |name: &str| self.list.iter().find(|v| v.name == name);
+        let by_name = |name: &str| self.named(name);
         match (asked, scheduler_request) {
             ("auto", None) => Ok(self
                 .few_threads

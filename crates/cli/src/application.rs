@@ -9,7 +9,7 @@ use crate::output::{finish_runs, sched_json, Header, Verification};
 use crate::run::{app_error, run_request, spec_error, write_values, Runs};
 use clap::ArgMatches;
 use ordo_algos::app::OwnedSource;
-use ordo_algos::app::{App, AppVisitor, RunContext};
+use ordo_algos::app::{method_for_graph, App, AppVisitor, RunContext};
 use serde_json::json;
 use std::time::Instant;
 
@@ -50,10 +50,7 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
         note(n);
     }
     let p = prepared.map_err(app_error)?;
-    let method = match a.algo.as_str() {
-        "auto" => A::auto_for_graph(&p, method, req.threads(None)),
-        _ => method,
-    };
+    let method = method_for_graph::<A>(&a.algo, &p, method, req.threads(None));
 
     let (sched, exec) = if method.scheduled {
         let (sched, mut exec) = req.scheduled(A::delta_hint(&p)).map_err(spec_error)?;

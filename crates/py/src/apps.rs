@@ -11,8 +11,8 @@ use crate::graph::PyGraph;
 use crate::running::{interruptible, report_dict, threads_arg, topology};
 use numpy::IntoPyArray;
 use ordo_algos::app::{
-    Answer, App, AppError, AppSpec, AppVisitor, Kind, RunContext, RunRequest, Source, SpecError,
-    Value, Values,
+    method_for_graph, Answer, App, AppError, AppSpec, AppVisitor, Kind, RunContext, RunRequest,
+    Source, SpecError, Value, Values,
 };
 use ordo_algos::astar::Geometry;
 use ordo_graph::{Graph, WeightSpec};
@@ -92,14 +92,11 @@ impl<'py> AppVisitor for Call<'_, 'py> {
         let method = spec
             .method(self.algo, request.as_deref(), req.threads(None))
             .map_err(app_error)?;
-        let (graph, report, auto) = (self.graph, self.report, self.algo == "auto");
+        let (graph, report, asked) = (self.graph, self.report, self.algo);
         let outcome = interruptible(py, Some(&cancel), || -> Result<_, Failure> {
             let mut source = PySource(graph);
             let p = A::prepare(&mut source, &values, method, &mut Vec::new())?;
-            let method = match auto {
-                true => A::auto_for_graph(&p, method, req.threads(None)),
-                false => method,
-            };
+            let method = method_for_graph::<A>(asked, &p, method, req.threads(None));
             let (sched, exec) = if method.scheduled {
                 let (mut sched, exec) = req.scheduled(A::delta_hint(&p))?;
                 if let Some(d) = values.given("delta").then(|| values.int("delta")).flatten() {

@@ -181,7 +181,8 @@ pub trait App {
     /// The method `--algo auto` runs, now that the graph is known: `method` is what `auto`
     /// chose from the thread count alone ([`AppSpec::method`]), and an application whose
     /// fastest method also depends on the graph (its size) may return another of its
-    /// variants. Front ends call it only when the user asked for `auto`.
+    /// variants. Front ends reach it through [`method_for_graph`], which calls it only when
+    /// the user asked for `auto`.
     fn auto_for_graph(
         _p: &Self::Prepared,
         method: &'static Variant,
@@ -284,6 +285,20 @@ macro_rules! by_name {
     };
 }
 pub(crate) use by_name;
+
+/// The method to run once `p` is prepared: `method` ([`AppSpec::method`]'s choice for the
+/// `--algo` the user `asked` for), refined by [`App::auto_for_graph`] when that was `auto`.
+pub fn method_for_graph<A: App>(
+    asked: &str,
+    p: &A::Prepared,
+    method: &'static Variant,
+    threads: usize,
+) -> &'static Variant {
+    match asked {
+        "auto" => A::auto_for_graph(p, method, threads),
+        _ => method,
+    }
+}
 
 /// The node the user named as `what`, or the first node when none was named.
 pub fn node_or_first(

@@ -81,14 +81,9 @@ impl App for Kcore {
         method: &'static Variant,
         threads: usize,
     ) -> &'static Variant {
-        let serial = VARIANTS.list.iter().find(|v| v.name == "serial");
-        match serial {
-            Some(serial)
-                if method.name == "peel"
-                    && kcore::bucket::auto_prefers(p.graph.num_nodes(), threads) =>
-            {
-                serial
-            }
+        let small = kcore::bucket::auto_prefers(p.graph.num_nodes(), threads);
+        match VARIANTS.named("serial") {
+            Some(serial) if small && method.name == "peel" => serial,
             _ => method,
         }
     }
@@ -170,7 +165,7 @@ mod tests {
             prep_s: 0.0,
             weights: None,
         };
-        let named = |name: &str| VARIANTS.list.iter().find(|v| v.name == name).unwrap();
+        let named = |name: &str| VARIANTS.named(name).unwrap();
         let auto = |method: &str, threads| Kcore::auto_for_graph(&p, named(method), threads).name;
         assert_eq!(auto("peel", 1), "serial");
         assert_eq!(auto("peel", 2), "peel");

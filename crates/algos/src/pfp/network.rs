@@ -64,11 +64,13 @@ impl Network {
             let row = &mut entries[start[u]..start[u + 1]];
             row.sort_unstable_by_key(|e| e.0);
             for &(v, c) in row.iter() {
-                if head.len() > offsets[u] && *head.last().unwrap() == v {
-                    *cap.last_mut().unwrap() += c;
-                } else {
-                    head.push(v);
-                    cap.push(c);
+                match (head[offsets[u]..].last(), cap.last_mut()) {
+                    // A repeat of the row's last neighbour: one arc, capacities added.
+                    (Some(&last), Some(sum)) if last == v => *sum += c,
+                    _ => {
+                        head.push(v);
+                        cap.push(c);
+                    }
                 }
             }
         }
@@ -106,23 +108,19 @@ impl Network {
         let mut left: Vec<u64> = (0..self.head.len())
             .map(|a| self.cap[a].saturating_sub(res(a)))
             .collect();
-        let mut i = 0;
-        let mut flows = Vec::with_capacity(self.arc_of_input.len());
-        for u in 0..g.num_nodes() as u32 {
-            for (_, w) in g.out_edges(u) {
-                let a = self.arc_of_input[i];
-                i += 1;
-                let f = if a == usize::MAX {
-                    0
-                } else {
+        let weights = (0..g.num_nodes() as u32).flat_map(|u| g.out_edges(u).map(|(_, w)| w));
+        self.arc_of_input
+            .iter()
+            .zip(weights)
+            .map(|(&a, w)| match a {
+                usize::MAX => 0, // a self-loop
+                _ => {
                     let f = left[a].min(w as u64);
                     left[a] -= f;
                     f
-                };
-                flows.push(f);
-            }
-        }
-        flows
+                }
+            })
+            .collect()
     }
 
     pub fn num_nodes(&self) -> usize {

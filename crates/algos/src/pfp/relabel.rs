@@ -56,7 +56,7 @@ impl Relabeller {
             Some(queues) => {
                 run_team(cfg, |team| relabel_team(queues, state, to_source, team)).map(drop)
             }
-            _ => {
+            None => {
                 relabel_alone(state, to_source);
                 Ok(())
             }
@@ -109,37 +109,39 @@ fn search(
     mut step: usize,
     team: &Team,
 ) -> Result<usize, Stopped> {
-    let net = state.net;
+    // Locals: the loop below stores to atomics, after which fields read through `state` or
+    // `net` would be reloaded (the rule in docs/design.md, Applications).
+    let (net, height, res) = (state.net, &state.height[..], &state.res[..]);
+    let (head, rev) = (&net.head[..], &net.rev[..]);
     if team.worker() == 0 {
         // No worker touches the queues between searches: the last step ended at a barrier,
         // and no worker reads them after it.
         for k in 0..3 {
             queues.input(k).clear();
         }
-        state.height[root as usize].store(base, Relaxed);
+        height[root as usize].store(base, Relaxed);
         queues.input(step).fill([root]);
     }
     team.barrier()?;
     let (mut len, mut label) = (1, base + 1);
     while len > 0 {
         queues.start(step, team.worker());
-        let frontier = queues.input(step);
+        let frontier = queues.input(step).first(len);
         let mut next = QueueWriter::new(queues.output(step));
         // The next frontier's length comes from the loop's sum, not from the queue: a worker
         // reading the queue after the last step's barrier could find the next search's root
         // there, put by worker 0 (seen: a hang on grid1m at 2 threads).
         len = team.for_chunks(len, CHUNK, |r| {
             let mut found = 0;
-            for i in r {
-                let y = frontier.get(i);
-                for a in net.arcs(y) {
+            for y in &frontier[r] {
+                for a in net.arcs(y.load(Relaxed)) {
                     // x -> y is residual when the pair of y's arc a (y -> x) has capacity.
                     // Relaxed: residuals are not written during a relabel, and a label carries
                     // no other data; the barrier ending the step publishes labels and queue.
-                    let x = net.head[a];
-                    let h = &state.height[x as usize];
+                    let x = head[a];
+                    let h = &height[x as usize];
                     if h.load(Relaxed) == UNSEEN
-                        && state.res[net.rev[a]].load(Relaxed) > 0
+                        && res[rev[a]].load(Relaxed) > 0
                         && h.compare_exchange(UNSEEN, label, Relaxed, Relaxed).is_ok()
                     {
                         next.push(x);
