@@ -23,6 +23,7 @@ pub mod gen;
 mod input;
 mod load;
 mod permute;
+mod symmetry;
 mod text;
 mod weights;
 mod write;

@@ -341,7 +341,7 @@ impl Source for PySource<'_> {
     }
 
     fn with_in_edges(&mut self) -> (Arc<Graph>, bool) {
-        (self.0.with_in_edges().clone(), false)
+        self.0.with_in_edges()
     }
 
     fn node(&self, what: &str, id: u64) -> Result<u32, AppError> {

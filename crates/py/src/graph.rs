@@ -11,6 +11,7 @@ use numpy::{
     IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
     PyUntypedArrayMethods,
 };
+use ordo_algos::app::prep_threads;
 use ordo_algos::astar::Geometry;
 use ordo_graph::{
     load_coords, load_graph, undirected_simple, write_graph, BuildOptions, EdgeList, Format, Graph,
@@ -39,8 +40,8 @@ pub struct PyGraph {
     weighted: OnceLock<Arc<Graph>>,
     /// The undirected simple view of `weighted`.
     undirected: OnceLock<Arc<Graph>>,
-    /// `graph` with its transpose, for the methods that read in-edges.
-    with_in_edges: OnceLock<Arc<Graph>>,
+    /// `graph` with its in-edges, for the methods that read them: see `with_in_edges`.
+    with_in_edges: OnceLock<(Arc<Graph>, bool)>,
 }
 
 impl PyGraph {
@@ -79,13 +80,20 @@ impl PyGraph {
         })
     }
 
-    /// The graph with its transpose built (a copy, made on first use and cached).
-    pub fn with_in_edges(&self) -> &Arc<Graph> {
-        self.with_in_edges.get_or_init(|| {
-            let mut g = (*self.graph).clone();
-            g.build_transpose();
-            Arc::new(g)
-        })
+    /// The graph with its in-edges at hand, and whether they are its own out-edges: the graph
+    /// itself when it is symmetric (`Graph::is_symmetric`), else a copy with its transpose
+    /// built. Made on first use and cached.
+    pub fn with_in_edges(&self) -> (Arc<Graph>, bool) {
+        self.with_in_edges
+            .get_or_init(|| {
+                if self.graph.is_symmetric(prep_threads()) {
+                    return (self.graph.clone(), true);
+                }
+                let mut g = (*self.graph).clone();
+                g.build_transpose();
+                (Arc::new(g), false)
+            })
+            .clone()
     }
 
     /// Both directions of every arc, no self-loops, the lightest of parallel arcs.

@@ -29,7 +29,8 @@ pub trait Source {
     ) -> Result<Arc<Graph>, AppError>;
 
     /// The graph with its in-edges at hand, and whether they are its own out-edges (a graph
-    /// made symmetric when loaded) rather than a transpose built for them.
+    /// made symmetric when loaded, or found symmetric: `Graph::is_symmetric`) rather than a
+    /// transpose built for them.
     fn with_in_edges(&mut self) -> (Arc<Graph>, bool);
 
     /// The node the user named `id` as parameter `what` (`source`, `sink`).
@@ -50,7 +51,8 @@ pub struct OwnedSource {
     graph: Arc<Graph>,
     /// The random weights the graph has: from `--weights`, or the default given here.
     weights: Option<WeightSpec>,
-    /// `--symmetrize`: the graph is its own transpose.
+    /// The graph is known to be its own transpose: `--symmetrize`, or found so by
+    /// [`Source::with_in_edges`].
     symmetric: bool,
     geometry: Geometry,
 }
@@ -64,6 +66,12 @@ impl OwnedSource {
             geometry: Geometry::Planar,
         }
     }
+}
+
+/// Threads for preparing a view: the machine's cores (preparation is not timed, and the
+/// worker pool does not exist yet).
+pub fn prep_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A DIMACS coordinate file by its name (`.co`, optionally gzipped): longitude/latitude.
@@ -109,6 +117,11 @@ impl Source for OwnedSource {
     }
 
     fn with_in_edges(&mut self) -> (Arc<Graph>, bool) {
+        if !self.symmetric && self.graph.transpose().is_none() {
+            // An undirected graph read from a file that lists both directions is its own
+            // transpose; one pass over the arcs finds out (ordo_graph's `symmetry`).
+            self.symmetric = self.graph.is_symmetric(prep_threads());
+        }
         if !self.symmetric {
             Arc::make_mut(&mut self.graph).build_transpose();
         }
@@ -138,5 +151,36 @@ impl Source for OwnedSource {
 
     fn geometry(&self) -> Geometry {
         self.geometry
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ordo_graph::{gen, BuildOptions, EdgeList, IdBase};
+
+    #[test]
+    fn in_edges_are_the_graph_itself_exactly_when_it_is_symmetric() {
+        let grid = gen::road_grid(8, 8, 3, &BuildOptions::default()).unwrap();
+        let (g, symmetric) = OwnedSource::new(grid, None, false).with_in_edges();
+        assert!(symmetric);
+        assert!(
+            g.transpose().is_none(),
+            "no transpose for a symmetric graph"
+        );
+
+        // A directed cycle plus one reverse pair: not symmetric, so a transpose is built.
+        let mut list = EdgeList::with_capacity(3, 4, false);
+        for (u, v) in [(0, 1), (1, 2), (2, 0), (1, 0)] {
+            list.push(u, v, 1);
+        }
+        let directed = list.build(&BuildOptions::default(), IdBase::Zero).unwrap();
+        let (g, symmetric) = OwnedSource::new(directed, None, false).with_in_edges();
+        assert!(!symmetric);
+        let t = g.transpose().expect("a transpose for a directed graph");
+        assert_eq!(
+            &t.sources[t.offsets[0] as usize..t.offsets[1] as usize],
+            &[1, 2]
+        );
     }
 }

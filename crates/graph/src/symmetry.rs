@@ -1,0 +1,259 @@
+//! Whether a graph is its own transpose, found in one sequential pass over its arcs.
+//!
+//! Pull-style methods (bottom-up BFS, pull PageRank) read in-edges. A graph whose arcs come in
+//! reverse pairs needs no transpose: its out-lists are its in-lists. Files do not say so
+//! reliably (an `.ordo` or `.gr` file of an undirected graph lists both directions without a
+//! flag), and building the transpose to compare would cost what it saves (on Kronecker 20,
+//! 31M arcs, the transpose took 1.5-2 s, three times the load).
+//!
+//! **The test.** The arcs, as a multiset of pairs `(u, v)`, must equal the multiset of the
+//! reversed pairs `(v, u)`. Over the field of the Mersenne prime `p = 2^61 - 1`, with `r` and
+//! `s` drawn at random for every call, the pass computes
+//! `A = Π (r - u - s v)` and `B = Π (r - v - s u)` over the arcs. These are the values at
+//! `(r, s)` of two polynomials of degree `m` (the arc count) in `r` and `s`. The factors
+//! `r - u - s v` are irreducible and, since ids are below `2^32 < p`, distinct pairs give
+//! distinct factors, so by unique factorization the polynomials are equal exactly when the two
+//! multisets are. Equal multisets always give `A = B`; different ones give `A = B` with
+//! probability at most `m / p` (Schwartz-Zippel): below `5e-11` for a billion arcs. The draw
+//! is fresh per call, so no file can be made to pass.
+//!
+//! Cost: three multiplications modulo `p` per arc (`s v` and the two products), all reads
+//! sequential. A cheaper necessary condition runs first (the arcs' tails and heads have equal
+//! sums and sums of squares), so a directed graph rarely pays for the products. Weights play no part: the in-edges the pull methods read carry none.
+
+use crate::Graph;
+use std::hash::{BuildHasher, Hasher};
+
+/// Arcs below which a thread is not worth starting.
+const ARCS_PER_THREAD: usize = 1 << 20;
+
+/// The Mersenne prime `2^61 - 1`.
+const P: u64 = (1 << 61) - 1;
+
+// The loop keeps field elements as any `u64` below `2^62` congruent to them ("lazy"), and
+// reduces fully only to compare: `2^61 = 1 (mod P)` lets a fold `(x & P) + (x >> 61)` stand in
+// for a division, and no step needs a comparison.
+
+/// A value congruent to `x`, below `2^61 + 8` (below `2^62` for any `x`).
+#[inline]
+fn fold(x: u64) -> u64 {
+    (x & P) + (x >> 61)
+}
+
+/// `a b`, lazy, for lazy `a` and `b` (both below `2^62`).
+#[inline]
+fn mul(a: u64, b: u64) -> u64 {
+    // z < 2^124: its low 61 bits plus the rest is below 2^61 + 2^63, and a second fold brings
+    // that below 2^62.
+    let z = a as u128 * b as u128;
+    fold((z as u64 & P) + (z >> 61) as u64)
+}
+
+/// The canonical value (below `P`) of a lazy `x`.
+#[inline]
+fn canonical(x: u64) -> u64 {
+    let y = fold(x);
+    if y >= P {
+        y - P
+    } else {
+        y
+    }
+}
+
+/// A field element drawn from the process's random hasher keys (fresh per call).
+fn random_element(salt: u64) -> u64 {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(salt);
+    h.finish() % P
+}
+
+/// The products `A` and `B` (module docs) over the arcs of nodes `nodes`.
+///
+/// Each product is kept as two running products (even and odd arcs of a list), so that four
+/// chains of dependent multiplications overlap: one chain's multiply-and-reduce latency, not
+/// its instruction count, limited the single-product loop.
+fn fingerprints(g: &Graph, nodes: std::ops::Range<usize>, r: u64, s: u64) -> (u64, u64) {
+    let offsets = g.offsets();
+    let targets = g.targets();
+    let (mut forward, mut backward) = ([1u64; 2], [1u64; 2]);
+    for u in nodes {
+        let (start, end) = (offsets[u] as usize, offsets[u + 1] as usize);
+        let u = u as u64;
+        // r - u and r - s u, canonical: then each factor needs no more than one fold.
+        let r_u = canonical(r + P - u);
+        let r_su = canonical(r + P - canonical(mul(s, u)));
+        let factors = |v: u32| {
+            let v = v as u64;
+            // mul(s, v) < 2^62 < 4P, so r_u + 4P - s v is positive and below 5P < 2^64.
+            let f = fold(r_u + 4 * P - mul(s, v));
+            // v < 2^32 < P: below 2P < 2^62 as it is.
+            let b = r_su + P - v;
+            (f, b)
+        };
+        let mut pairs = targets[start..end].chunks_exact(2);
+        for pair in &mut pairs {
+            for lane in 0..2 {
+                let (f, b) = factors(pair[lane]);
+                forward[lane] = mul(forward[lane], f);
+                backward[lane] = mul(backward[lane], b);
+            }
+        }
+        if let [v] = pairs.remainder() {
+            let (f, b) = factors(*v);
+            forward[0] = mul(forward[0], f);
+            backward[0] = mul(backward[0], b);
+        }
+    }
+    (mul(forward[0], forward[1]), mul(backward[0], backward[1]))
+}
+
+impl Graph {
+    /// Whether every arc `u -> v` has a reverse `v -> u`, as many times as it occurs itself: then
+    /// the graph's out-lists are its in-lists. One pass over the arcs on `threads` threads;
+    /// a graph that is not symmetric is reported symmetric with probability below `m / 2^61`
+    /// for `m` arcs (module docs).
+    pub fn is_symmetric(&self, threads: usize) -> bool {
+        if !self.endpoint_sums_agree() {
+            return false;
+        }
+        let n = self.num_nodes();
+        let (r, s) = (random_element(1), random_element(2));
+        // Starting a thread costs about what a million arcs do.
+        let parts = threads
+            .clamp(1, 64)
+            .min(self.num_edges() / ARCS_PER_THREAD + 1);
+        let (forward, backward) = if parts == 1 {
+            fingerprints(self, 0..n, r, s)
+        } else {
+            let bounds = self.balanced_node_bounds(parts);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = bounds
+                    .windows(2)
+                    .map(|w| {
+                        let range = w[0]..w[1];
+                        scope.spawn(move || fingerprints(self, range, r, s))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a fingerprint thread does not panic"))
+                    .fold((1, 1), |(f, b), (pf, pb)| (mul(f, pf), mul(b, pb)))
+            })
+        };
+        canonical(forward) == canonical(backward)
+    }
+
+    /// A necessary condition, at a fraction of the products' cost, that turns most directed
+    /// graphs away: the sums of the arcs' tails and of their squares equal those of their heads
+    /// (modulo `2^64`). The tails' sums come from the degrees; the heads' are one vectorized
+    /// pass over the targets.
+    fn endpoint_sums_agree(&self) -> bool {
+        let offsets = self.offsets();
+        let (mut tails, mut tail_squares) = (0u64, 0u64);
+        for (u, w) in offsets.windows(2).enumerate() {
+            let degree = w[1] - w[0];
+            let u = u as u64;
+            tails = tails.wrapping_add(degree.wrapping_mul(u));
+            tail_squares = tail_squares.wrapping_add(degree.wrapping_mul(u.wrapping_mul(u)));
+        }
+        let (mut heads, mut head_squares) = (0u64, 0u64);
+        for &v in self.targets() {
+            let v = v as u64;
+            heads = heads.wrapping_add(v);
+            head_squares = head_squares.wrapping_add(v.wrapping_mul(v));
+        }
+        tails == heads && tail_squares == head_squares
+    }
+
+    /// `parts + 1` node ids from 0 to `n` that split the arcs into about equal parts.
+    fn balanced_node_bounds(&self, parts: usize) -> Vec<usize> {
+        let offsets = self.offsets();
+        let n = self.num_nodes();
+        let m = self.num_edges() as u64;
+        let mut bounds: Vec<usize> = (0..=parts)
+            .map(|i| {
+                let arc = m * i as u64 / parts as u64;
+                offsets.partition_point(|&o| o < arc).min(n)
+            })
+            .collect();
+        bounds[0] = 0;
+        bounds[parts] = n;
+        bounds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{gen, BuildOptions, EdgeList, IdBase};
+
+    fn graph(n: u32, arcs: &[(u32, u32)]) -> Graph {
+        let mut list = EdgeList::with_capacity(n, arcs.len(), false);
+        for &(u, v) in arcs {
+            list.push(u, v, 1);
+        }
+        list.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+    }
+
+    #[test]
+    fn lazy_field_arithmetic_matches_u128() {
+        let big = (1u64 << 62) - 1;
+        for &(a, b) in &[
+            (0, 5),
+            (P - 1, P - 1),
+            (12345, P - 2),
+            (1 << 60, 3 << 59),
+            (big, big),
+        ] {
+            let product = mul(a, b);
+            assert!(product < 1 << 62, "{a} x {b}");
+            let exact = (a as u128 * b as u128) % P as u128;
+            assert_eq!(canonical(product) as u128, exact, "{a} x {b}");
+        }
+        assert_eq!(canonical(P), 0);
+        assert_eq!(canonical(big), big % P);
+        assert!(fold(u64::MAX) < 1 << 62);
+    }
+
+    #[test]
+    fn undirected_graphs_are_symmetric_on_any_thread_count() {
+        let grid = gen::road_grid(30, 20, 3, &BuildOptions::default()).unwrap();
+        for threads in [1, 2, 3, 8] {
+            assert!(grid.is_symmetric(threads));
+        }
+        // Self-loops and parallel pairs count with their multiplicity.
+        let g = graph(3, &[(0, 0), (0, 1), (1, 0), (0, 1), (1, 0), (2, 1), (1, 2)]);
+        assert!(g.is_symmetric(2));
+    }
+
+    #[test]
+    fn one_missing_or_extra_reverse_is_found() {
+        // One arc without its reverse.
+        assert!(!graph(3, &[(0, 1), (1, 0), (1, 2)]).is_symmetric(1));
+        // A pair repeated in one direction only.
+        assert!(!graph(2, &[(0, 1), (1, 0), (0, 1)]).is_symmetric(2));
+        // A directed cycle: every node has in- and out-degree 1, yet no arc has its reverse.
+        assert!(!graph(3, &[(0, 1), (1, 2), (2, 0)]).is_symmetric(1));
+        // A grid with one arc dropped, on several threads.
+        let grid = gen::road_grid(30, 20, 3, &BuildOptions::default()).unwrap();
+        let mut list = EdgeList::with_capacity(grid.num_nodes() as u32, grid.num_edges(), true);
+        for u in 0..grid.num_nodes() as u32 {
+            for (v, w) in grid.out_edges(u) {
+                if (u, v) != (7, 8) {
+                    list.push(u, v, w);
+                }
+            }
+        }
+        let cut = list.build(&BuildOptions::default(), IdBase::Zero).unwrap();
+        assert_eq!(cut.num_edges() + 1, grid.num_edges());
+        for threads in [1, 2, 5] {
+            assert!(!cut.is_symmetric(threads));
+        }
+    }
+
+    #[test]
+    fn an_empty_graph_is_symmetric() {
+        assert!(graph(0, &[]).is_symmetric(4));
+        assert!(graph(5, &[]).is_symmetric(4));
+    }
+}
