@@ -62,7 +62,7 @@ impl AppVisitor for RunAll {
                     sched: sched.as_ref(),
                     median_s: A::report(&out).time.as_secs_f64(),
                 };
-                let summary = A::summary(&p, std::slice::from_ref(&out), Some(&expected), &run);
+                let summary = A::summary(&p, &out, Some(&expected), &run);
                 for key in spec.headline {
                     assert!(
                         summary.get(key).is_some(),

@@ -62,23 +62,31 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
     } else {
         (None, req.exec(None).map_err(spec_error)?)
     };
-    let runs = Runs::collect(a.run.repeat, A::report, || {
-        A::run(&p, method, sched.as_ref(), &exec).map_err(app_error)
-    })?;
-
-    let (verified, expected) = if a.run.no_verify {
-        (Verification::skipped(), None)
-    } else {
-        let start = Instant::now();
-        let expected = A::oracle(&p);
-        let oracle_s = start.elapsed().as_secs_f64();
-        for out in &runs.results {
-            A::verify(&p, &expected, out).map_err(CliError::input)?;
-        }
-        (Verification::passed(oracle_s), Some(expected))
+    // Every run is verified as it ends, against the oracle run once after the first.
+    let mut expected: Option<A::Expected> = None;
+    let mut oracle_s = 0.0;
+    let runs = Runs::collect(
+        a.run.repeat,
+        A::report,
+        || A::run(&p, method, sched.as_ref(), &exec).map_err(app_error),
+        |out| {
+            if a.run.no_verify {
+                return Ok(());
+            }
+            let expected = expected.get_or_insert_with(|| {
+                let start = Instant::now();
+                let e = A::oracle(&p);
+                oracle_s = start.elapsed().as_secs_f64();
+                e
+            });
+            A::verify(&p, expected, out).map_err(CliError::input)
+        },
+    )?;
+    let verified = match a.run.no_verify {
+        true => Verification::skipped(),
+        false => Verification::passed(oracle_s),
     };
-    let first = &runs.results[0];
-    if let (Some(path), Some(column)) = (&a.run.out, A::per_node(&p, first)) {
+    if let (Some(path), Some(column)) = (&a.run.out, A::per_node(&p, &runs.first)) {
         write_values(A::graph(&p), path, column)?;
     }
     let ctx = RunContext {
@@ -86,7 +94,7 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
         sched: sched.as_ref(),
         median_s: runs.median_time().as_secs_f64(),
     };
-    let fields = A::summary(&p, &runs.results, expected.as_ref(), &ctx);
+    let fields = A::summary(&p, &runs.first, expected.as_ref(), &ctx);
     let sched_fields = match &sched {
         Some(s) => sched_json(s),
         None => json!({

@@ -45,15 +45,19 @@ pub fn demo_cmd(repeat: u32) -> CliResult {
     let mut serial_ms = None;
     for (sched, t) in rows {
         let cfg = ExecConfig::with_topology(t, Topology::detect());
+        let mut ok = true;
         let runs = Runs::collect(
             repeat,
             |o: &sssp::SsspOutput| &o.report,
             || named::sssp(&sched, &cfg, &g, 0).map_err(|e| app_error(e.into())),
+            |r| {
+                ok &= r.dist == expected;
+                Ok(())
+            },
         )?;
         let ms = runs.median_time().as_secs_f64() * 1e3;
-        let ok = runs.results.iter().all(|r| r.dist == expected);
         let base = *serial_ms.get_or_insert(ms);
-        let r = &runs.results[0];
+        let r = &runs.first;
         println!(
             "{:<22} {:>7} {:>10.2} {:>10} {:>9} {:>8.2}x {:>9}",
             sched.label(),

@@ -118,7 +118,7 @@ impl<'py> AppVisitor for Call<'_, 'py> {
                     sched: sched.as_ref(),
                     median_s: run.time.as_secs_f64(),
                 };
-                A::summary(&p, std::slice::from_ref(&out), None, &ctx)
+                A::summary(&p, &out, None, &ctx)
             });
             let label = match &sched {
                 Some(s) => s.label(),

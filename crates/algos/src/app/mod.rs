@@ -231,10 +231,11 @@ pub trait App {
     /// The answer of one run, for front ends that hand it on as data (Python's arrays).
     fn answer(p: &Self::Prepared, out: Self::Output) -> Answer;
 
-    /// The named figures of the runs (the first run's answer; `expected` when verified).
+    /// The named figures of a run (the first of `--repeat`; every run was verified) and
+    /// `expected` when verified.
     fn summary(
         p: &Self::Prepared,
-        runs: &[Self::Output],
+        out: &Self::Output,
         expected: Option<&Self::Expected>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value;

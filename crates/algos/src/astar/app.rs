@@ -166,11 +166,10 @@ impl App for Astar {
 
     fn summary(
         p: &Prepared,
-        runs: &[AstarOutput],
+        out: &AstarOutput,
         _expected: Option<&u64>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         json!({
             "algo": ctx.method.name,
             "source": p.graph.file_id(p.source),

@@ -197,11 +197,11 @@ impl App for Bc {
 
     fn summary(
         p: &Prepared,
-        runs: &[BcOutput],
+        out: &BcOutput,
         _expected: Option<&Vec<f64>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let (g, out, config) = (&p.graph, &runs[0], &p.config);
+        let (g, config) = (&p.graph, &p.config);
         let (argmax, max) =
             out.scores
                 .iter()

@@ -127,11 +127,10 @@ impl App for Bfs {
 
     fn summary(
         p: &Prepared,
-        runs: &[BfsOutput],
+        out: &BfsOutput,
         _expected: Option<&Vec<u32>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         let (reached, sum, max) = bfs::summarize(&out.level);
         let frontier = !ctx.method.scheduled;
         json!({

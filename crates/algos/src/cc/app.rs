@@ -109,11 +109,10 @@ impl App for Cc {
 
     fn summary(
         p: &Undirected,
-        runs: &[CcOutput],
+        out: &CcOutput,
         _expected: Option<&Vec<u32>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         let scheduled = ctx.method.scheduled;
         json!({
             "algo": ctx.method.name,

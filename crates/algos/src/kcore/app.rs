@@ -131,11 +131,10 @@ impl App for Kcore {
 
     fn summary(
         p: &Undirected,
-        runs: &[KcoreOutput],
+        out: &KcoreOutput,
         _expected: Option<&Vec<u32>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         let max_core = out.core.iter().copied().max().unwrap_or(0);
         let scheduled = ctx.method.scheduled;
         json!({

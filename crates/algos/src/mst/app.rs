@@ -129,11 +129,10 @@ impl App for Mst {
 
     fn summary(
         p: &Undirected,
-        runs: &[MstOutput],
+        out: &MstOutput,
         _expected: Option<&Vec<Edge>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         json!({
             "algo": ctx.method.name,
             "undirected_edges": p.graph.num_edges() / 2,

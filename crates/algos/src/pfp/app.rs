@@ -151,11 +151,10 @@ impl App for Pfp {
 
     fn summary(
         p: &Prepared,
-        runs: &[PfpOutput],
+        out: &PfpOutput,
         _expected: Option<&u64>,
         _ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         let st = &out.stats;
         json!({
             "source": p.graph.file_id(p.source),

@@ -154,11 +154,10 @@ impl App for Sssp {
 
     fn summary(
         p: &Prepared,
-        runs: &[SsspOutput],
+        out: &SsspOutput,
         _expected: Option<&Vec<u64>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         let (reached, sum, max) = sssp::summarize(&out.dist);
         let st = &out.stats;
         json!({

@@ -89,11 +89,10 @@ impl App for Tc {
 
     fn summary(
         p: &Undirected,
-        runs: &[TcOutput],
+        out: &TcOutput,
         _expected: Option<&u64>,
         _ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let out = &runs[0];
         json!({
             "undirected_edges": p.graph.num_edges() / 2,
             "prep_s": p.prep_s,
