@@ -154,6 +154,7 @@ fn main() {
     // (`ordo schedulers | head`) instead of panicking on a failed print.
     // SAFETY: setting a signal's disposition to the default before any thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    ordo_exec::malloc::keep_freed_memory();
     let matches = command().get_matches();
     if let Err(CliError { code, message }) = run(&matches) {
         if code == interrupt::EXIT_INTERRUPTED {

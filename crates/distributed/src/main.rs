@@ -3,5 +3,6 @@
 mod cli;
 
 fn main() {
+    ordo_exec::malloc::keep_freed_memory();
     std::process::exit(cli::main());
 }

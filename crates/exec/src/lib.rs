@@ -11,6 +11,7 @@ mod error;
 mod for_each;
 pub mod frontier;
 pub mod inbox;
+pub mod malloc;
 mod pin;
 pub mod pool;
 pub mod probe;
