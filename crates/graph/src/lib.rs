@@ -36,7 +36,8 @@ pub use error::{GraphError, Location, Result};
 pub use flags::InputFlags;
 pub use input::{node_limit, read_input, Format, Progress};
 pub use load::{
-    load_coords, load_graph, load_graph_from_bytes, undirected_simple, LoadOptions, Loaded,
+    load_coords, load_graph, load_graph_from_bytes, prep_threads, undirected_simple, LoadOptions,
+    Loaded,
 };
 pub use weights::{mix64, WeightSpec};
 pub use write::write_graph;

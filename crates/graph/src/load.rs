@@ -134,8 +134,12 @@ fn rebuild_graph(g: Graph, opts: &BuildOptions) -> Result<Graph> {
 
 /// The undirected simple view of `g`: every arc in both directions, no self-loops, one arc per
 /// node pair (the lightest). Algorithms on undirected graphs (components, cores, triangles,
-/// spanning trees) run on this. Coordinates are kept.
+/// spanning trees) run on this. Coordinates are kept. A graph that already is its view
+/// ([`Graph::is_undirected_simple`], one pass) is shared, not rebuilt.
 pub fn undirected_simple(g: &Graph) -> Result<Graph> {
+    if g.is_undirected_simple(prep_threads()) {
+        return Ok(g.clone());
+    }
     let opts = BuildOptions {
         symmetrize: true,
         drop_self_loops: true,
@@ -143,6 +147,12 @@ pub fn undirected_simple(g: &Graph) -> Result<Graph> {
         ..BuildOptions::default()
     };
     rebuild_graph(g.clone(), &opts)
+}
+
+/// Threads for preparing a view of a graph: the machine's cores (preparation is not timed,
+/// and no worker pool exists yet).
+pub fn prep_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Reads a `.co` or `.xyz` coordinate file (optionally gzipped) and attaches it to `g`.

@@ -1,10 +1,13 @@
-//! Whether a graph is its own transpose, found in one sequential pass over its arcs.
+//! Whether a graph is its own transpose, or already its own undirected simple view, found in
+//! sequential passes over its arcs.
 //!
 //! Pull-style methods (bottom-up BFS, pull PageRank) read in-edges. A graph whose arcs come in
-//! reverse pairs needs no transpose: its out-lists are its in-lists. Files do not say so
-//! reliably (an `.ordo` or `.gr` file of an undirected graph lists both directions without a
-//! flag), and building the transpose to compare would cost what it saves (on Kronecker 20,
-//! 31M arcs, the transpose took 1.5-2 s, three times the load).
+//! reverse pairs needs no transpose: its out-lists are its in-lists. The undirected methods
+//! (components, cores, triangles, spanning trees) run on the undirected simple view, which a
+//! graph with sorted, duplicate-free, loop-free lists and reverse pairs of equal weight already
+//! is. Files do not say so (an `.ordo` or `.gr` file of an undirected graph lists both
+//! directions without a flag), and building the view to compare would cost what it saves: on
+//! Kronecker 20 (31M arcs) the transpose took 1.8-1.9 s and the undirected view about 4 s.
 //!
 //! **The test.** The arcs, as a multiset of pairs `(u, v)`, must equal the multiset of the
 //! reversed pairs `(v, u)`. Over the field of the Mersenne prime `p = 2^61 - 1`, with `r` and
@@ -15,11 +18,14 @@
 //! distinct factors, so by unique factorization the polynomials are equal exactly when the two
 //! multisets are. Equal multisets always give `A = B`; different ones give `A = B` with
 //! probability at most `m / p` (Schwartz-Zippel): below `5e-11` for a billion arcs. The draw
-//! is fresh per call, so no file can be made to pass.
+//! is fresh per call, so no file can be made to pass. With weights the factors are
+//! `r - u - s v - t w` and `r - v - s u - t w`: the triples `(u, v, w)` against the reversed
+//! ones, with the same bound.
 //!
-//! Cost: three multiplications modulo `p` per arc (`s v` and the two products), all reads
-//! sequential. A cheaper necessary condition runs first (the arcs' tails and heads have equal
-//! sums and sums of squares), so a directed graph rarely pays for the products. Weights play no part: the in-edges the pull methods read carry none.
+//! Cost: three multiplications modulo `p` per arc (`s v` and the two products; four with
+//! weights), all reads sequential. A cheaper necessary condition runs first (the arcs' tails
+//! and heads have equal sums and sums of squares), so a directed graph rarely pays for the
+//! products.
 
 use crate::Graph;
 use std::hash::{BuildHasher, Hasher};
@@ -44,7 +50,7 @@ fn fold(x: u64) -> u64 {
 #[inline]
 fn mul(a: u64, b: u64) -> u64 {
     // z < 2^124: its low 61 bits plus the rest is below 2^61 + 2^63, and a second fold brings
-    // that below 2^62.
+    // that to at most P + 5 = 2^61 + 4.
     let z = a as u128 * b as u128;
     fold((z as u64 & P) + (z >> 61) as u64)
 }
@@ -67,12 +73,36 @@ fn random_element(salt: u64) -> u64 {
     h.finish() % P
 }
 
-/// The products `A` and `B` (module docs) over the arcs of nodes `nodes`.
+/// The random point `(r, s, t)` at which the products are taken.
+#[derive(Clone, Copy)]
+struct Point {
+    r: u64,
+    s: u64,
+    t: u64,
+}
+
+impl Point {
+    fn random() -> Point {
+        Point {
+            r: random_element(1),
+            s: random_element(2),
+            t: random_element(3),
+        }
+    }
+}
+
+/// The products `A` and `B` (module docs) over the arcs of nodes `nodes`, with the arcs'
+/// weights in the factors when `weights` is given.
 ///
 /// Each product is kept as two running products (even and odd arcs of a list), so that four
 /// chains of dependent multiplications overlap: one chain's multiply-and-reduce latency, not
 /// its instruction count, limited the single-product loop.
-fn fingerprints(g: &Graph, nodes: std::ops::Range<usize>, r: u64, s: u64) -> (u64, u64) {
+fn fingerprints(
+    g: &Graph,
+    nodes: std::ops::Range<usize>,
+    at: Point,
+    weights: Option<&[u32]>,
+) -> (u64, u64) {
     let offsets = g.offsets();
     let targets = g.targets();
     let (mut forward, mut backward) = ([1u64; 2], [1u64; 2]);
@@ -80,26 +110,31 @@ fn fingerprints(g: &Graph, nodes: std::ops::Range<usize>, r: u64, s: u64) -> (u6
         let (start, end) = (offsets[u] as usize, offsets[u + 1] as usize);
         let u = u as u64;
         // r - u and r - s u, canonical: then each factor needs no more than one fold.
-        let r_u = canonical(r + P - u);
-        let r_su = canonical(r + P - canonical(mul(s, u)));
-        let factors = |v: u32| {
+        let r_u = canonical(at.r + P - u);
+        let r_su = canonical(at.r + P - canonical(mul(at.s, u)));
+        // t w, or nothing.
+        let tw = |e: usize| weights.map_or(0, |ws| mul(at.t, ws[e] as u64));
+        let factors = |v: u32, tw: u64| {
             let v = v as u64;
-            // mul(s, v) < 2^62 < 4P, so r_u + 4P - s v is positive and below 5P < 2^64.
-            let f = fold(r_u + 4 * P - mul(s, v));
-            // v < 2^32 < P: below 2P < 2^62 as it is.
-            let b = r_su + P - v;
+            // A product is at most 2^61 + 4 (`mul`), so s v + t w < 4P: each sum is positive
+            // and below 5P < 2^64.
+            let f = fold(r_u + 4 * P - mul(at.s, v) - tw);
+            let b = fold(r_su + 4 * P - v - tw);
             (f, b)
         };
-        let mut pairs = targets[start..end].chunks_exact(2);
+        let list = &targets[start..end];
+        let mut pairs = list.chunks_exact(2);
+        let mut e = start;
         for pair in &mut pairs {
             for lane in 0..2 {
-                let (f, b) = factors(pair[lane]);
+                let (f, b) = factors(pair[lane], tw(e + lane));
                 forward[lane] = mul(forward[lane], f);
                 backward[lane] = mul(backward[lane], b);
             }
+            e += 2;
         }
         if let [v] = pairs.remainder() {
-            let (f, b) = factors(*v);
+            let (f, b) = factors(*v, tw(e));
             forward[0] = mul(forward[0], f);
             backward[0] = mul(backward[0], b);
         }
@@ -113,17 +148,37 @@ impl Graph {
     /// a graph that is not symmetric is reported symmetric with probability below `m / 2^61`
     /// for `m` arcs (module docs).
     pub fn is_symmetric(&self, threads: usize) -> bool {
-        if !self.endpoint_sums_agree() {
-            return false;
-        }
+        self.endpoint_sums_agree() && self.reverse_products_agree(threads, None)
+    }
+
+    /// Whether the graph is its own undirected simple view ([`crate::undirected_simple`]):
+    /// every list strictly increasing and without its own node, and every arc's reverse
+    /// present with the same weight. Same passes and bound as [`Graph::is_symmetric`].
+    pub fn is_undirected_simple(&self, threads: usize) -> bool {
+        self.lists_sorted_simple()
+            && self.endpoint_sums_agree()
+            && self.reverse_products_agree(threads, self.weights())
+    }
+
+    /// Every adjacency list strictly increasing, with no self-loop.
+    fn lists_sorted_simple(&self) -> bool {
+        let targets = self.targets();
+        self.offsets().windows(2).enumerate().all(|(u, w)| {
+            let list = &targets[w[0] as usize..w[1] as usize];
+            list.windows(2).all(|p| p[0] < p[1]) && list.binary_search(&(u as u32)).is_err()
+        })
+    }
+
+    /// `A = B` at a fresh random point (module docs), on up to `threads` threads.
+    fn reverse_products_agree(&self, threads: usize, weights: Option<&[u32]>) -> bool {
         let n = self.num_nodes();
-        let (r, s) = (random_element(1), random_element(2));
+        let at = Point::random();
         // Starting a thread costs about what a million arcs do.
         let parts = threads
             .clamp(1, 64)
             .min(self.num_edges() / ARCS_PER_THREAD + 1);
         let (forward, backward) = if parts == 1 {
-            fingerprints(self, 0..n, r, s)
+            fingerprints(self, 0..n, at, weights)
         } else {
             let bounds = self.balanced_node_bounds(parts);
             std::thread::scope(|scope| {
@@ -131,7 +186,7 @@ impl Graph {
                     .windows(2)
                     .map(|w| {
                         let range = w[0]..w[1];
-                        scope.spawn(move || fingerprints(self, range, r, s))
+                        scope.spawn(move || fingerprints(self, range, at, weights))
                     })
                     .collect();
                 handles
@@ -206,7 +261,7 @@ mod tests {
             (big, big),
         ] {
             let product = mul(a, b);
-            assert!(product < 1 << 62, "{a} x {b}");
+            assert!(product <= P + 5, "{a} x {b}");
             let exact = (a as u128 * b as u128) % P as u128;
             assert_eq!(canonical(product) as u128, exact, "{a} x {b}");
         }
@@ -249,6 +304,32 @@ mod tests {
         for threads in [1, 2, 5] {
             assert!(!cut.is_symmetric(threads));
         }
+    }
+
+    fn weighted(n: u32, arcs: &[(u32, u32, u32)]) -> Graph {
+        let mut list = EdgeList::with_capacity(n, arcs.len(), true);
+        for &(u, v, w) in arcs {
+            list.push(u, v, w);
+        }
+        list.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+    }
+
+    #[test]
+    fn a_graph_is_its_own_undirected_view_only_when_simple_with_even_weights() {
+        let grid = gen::road_grid(30, 20, 3, &BuildOptions::default()).unwrap();
+        assert!(grid.is_undirected_simple(2));
+        let view = crate::undirected_simple(&grid).unwrap();
+        assert_eq!(view.targets(), grid.targets());
+        assert_eq!(view.weights(), grid.weights());
+
+        assert!(weighted(3, &[(0, 1, 5), (1, 0, 5), (1, 2, 7), (2, 1, 7)]).is_undirected_simple(1));
+        // The same pairs, one weight differing by direction: symmetric, not its own view.
+        let uneven = weighted(3, &[(0, 1, 5), (1, 0, 5), (1, 2, 7), (2, 1, 8)]);
+        assert!(uneven.is_symmetric(1));
+        assert!(!uneven.is_undirected_simple(1));
+        // A self-loop, a parallel pair.
+        assert!(!graph(2, &[(0, 0), (0, 1), (1, 0)]).is_undirected_simple(1));
+        assert!(!graph(2, &[(0, 1), (0, 1), (1, 0), (1, 0)]).is_undirected_simple(1));
     }
 
     #[test]

@@ -11,7 +11,6 @@ use numpy::{
     IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
     PyUntypedArrayMethods,
 };
-use ordo_algos::app::prep_threads;
 use ordo_algos::astar::Geometry;
 use ordo_graph::{
     load_coords, load_graph, undirected_simple, write_graph, BuildOptions, EdgeList, Format, Graph,
@@ -86,7 +85,7 @@ impl PyGraph {
     pub fn with_in_edges(&self) -> (Arc<Graph>, bool) {
         self.with_in_edges
             .get_or_init(|| {
-                if self.graph.is_symmetric(prep_threads()) {
+                if self.graph.is_symmetric(ordo_graph::prep_threads()) {
                     return (self.graph.clone(), true);
                 }
                 let mut g = (*self.graph).clone();

@@ -27,7 +27,7 @@ mod source;
 
 pub use param::{Kind, Param, Value, Values};
 pub use request::{RunRequest, SpecError};
-pub use source::{prep_threads, OwnedSource, Source};
+pub use source::{OwnedSource, Source};
 
 use crate::variants::{Variant, VariantError, Variants};
 use crate::VerifyError;

@@ -68,12 +68,6 @@ impl OwnedSource {
     }
 }
 
-/// Threads for preparing a view: the machine's cores (preparation is not timed, and the
-/// worker pool does not exist yet).
-pub fn prep_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// A DIMACS coordinate file by its name (`.co`, optionally gzipped): longitude/latitude.
 fn is_dimacs_co(path: &Path) -> bool {
     let name = path
@@ -120,7 +114,7 @@ impl Source for OwnedSource {
         if !self.symmetric && self.graph.transpose().is_none() {
             // An undirected graph read from a file that lists both directions is its own
             // transpose; one pass over the arcs finds out (ordo_graph's `symmetry`).
-            self.symmetric = self.graph.is_symmetric(prep_threads());
+            self.symmetric = self.graph.is_symmetric(ordo_graph::prep_threads());
         }
         if !self.symmetric {
             Arc::make_mut(&mut self.graph).build_transpose();
