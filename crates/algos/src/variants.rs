@@ -18,6 +18,18 @@ pub struct Variant {
     pub about: &'static str,
     /// Runs on a priority scheduler (otherwise on the frontier executor, which has none).
     pub scheduled: bool,
+    /// Runs on the calling thread alone, whatever the thread count.
+    pub serial: bool,
+}
+
+impl Variant {
+    /// What ran, for reports of a method without a scheduler: the method and where it ran.
+    pub fn unscheduled_label(&self) -> String {
+        match self.serial {
+            true => format!("{} (one thread)", self.name),
+            false => format!("{} (frontier executor)", self.name),
+        }
+    }
 }
 
 /// An application's methods; the first is what `auto` picks without a scheduler request.
@@ -42,6 +54,7 @@ pub(crate) const PRIORITY: Variant = Variant {
     name: "priority",
     about: "the priority-scheduled version (seed 000), on --scheduler",
     scheduled: true,
+    serial: false,
 };
 
 /// Why an `--algo` request cannot run.

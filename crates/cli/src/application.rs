@@ -99,7 +99,7 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
         Some(s) => sched_json(s),
         None => json!({
             "scheduler": "none",
-            "scheduler_label": format!("{} (frontier executor)", method.name),
+            "scheduler_label": method.unscheduled_label(),
             "params": {},
         }),
     };

@@ -122,7 +122,7 @@ impl<'py> AppVisitor for Call<'_, 'py> {
             });
             let label = match &sched {
                 Some(s) => s.label(),
-                None => format!("{} (frontier executor)", method.name),
+                None => method.unscheduled_label(),
             };
             Ok((A::answer(&p, out), run, summary, label))
         })?;

@@ -27,11 +27,13 @@ pub const VARIANTS: Variants = Variants {
             name: "delta-stepping",
             about: "delta-stepping on distance + estimate with pruning at the target's distance, on the frontier executor",
             scheduled: false,
+            serial: false,
         },
         Variant {
             name: "priority",
             about: "prioritized relaxation by distance + estimate (seed 000), on --scheduler",
             scheduled: true,
+            serial: false,
         },
     ],
 };

@@ -18,6 +18,7 @@ pub const VARIANTS: Variants = Variants {
         name: "brandes",
         about: "level-synchronous Brandes with seed 001's layout and NUMA-aware queues",
         scheduled: false,
+        serial: false,
     }],
 };
 

@@ -26,6 +26,7 @@ pub const VARIANTS: Variants = Variants {
             name: "direction",
             about: "direction-optimizing BFS (Beamer et al., SC 2012) on the frontier executor",
             scheduled: false,
+            serial: false,
         },
         PRIORITY,
     ],

@@ -25,6 +25,7 @@ pub const VARIANTS: Variants = Variants {
             name: "afforest",
             about: "Afforest (Sutton et al., IPDPS 2018): sampled linking, union-find, on the frontier executor",
             scheduled: false,
+            serial: false,
         },
         PRIORITY,
     ],

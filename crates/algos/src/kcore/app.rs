@@ -27,17 +27,20 @@ pub const VARIANTS: Variants = Variants {
             name: "peel",
             about: "bucketed peeling by levels (Julienne, SPAA 2017; PKC) on the frontier executor",
             scheduled: false,
+            serial: false,
         },
         Variant {
             name: "serial",
             about: "bucket peeling (Batagelj and Zaversnik 2003) on one thread; auto's choice on one thread for graphs of at most 2^19 nodes",
             scheduled: false,
+            serial: true,
         },
         Variant {
             name: "priority",
             about:
                 "asynchronous h-index updates by priority (lowest estimate first), on --scheduler",
             scheduled: true,
+            serial: false,
         },
     ],
 };

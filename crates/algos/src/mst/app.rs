@@ -28,16 +28,19 @@ pub const VARIANTS: Variants = Variants {
             name: "boruvka",
             about: "parallel Boruvka rounds with edge filtering and union-find hooking, on the frontier executor",
             scheduled: false,
+            serial: false,
         },
         Variant {
             name: "filter-kruskal",
             about: "filter-Kruskal (Osipov, Sanders, Singler 2009) on one thread: edges split around sampled pivots, heavy ones filtered by union-find before they are sorted",
             scheduled: false,
+            serial: true,
         },
         Variant {
             name: "priority",
             about: "Boruvka with merging by priority (seed 000: smallest component first), on --scheduler",
             scheduled: true,
+            serial: false,
         },
     ],
 };

@@ -28,16 +28,19 @@ pub const VARIANTS: Variants = Variants {
             name: "pull",
             about: "Gauss-Seidel pull sweeps over in-edges until a sweep's L1 change < n x tolerance, on the frontier executor",
             scheduled: false,
+            serial: false,
         },
         Variant {
             name: "pull-jacobi",
             about: "as pull, with Jacobi iterations (every score from the previous iteration's)",
             scheduled: false,
+            serial: false,
         },
         Variant {
             name: "priority",
             about: "residual pushing by priority (seed 000's PR and PR-D, --priority), on --scheduler",
             scheduled: true,
+            serial: false,
         },
     ],
 };

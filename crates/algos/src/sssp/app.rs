@@ -26,11 +26,13 @@ pub const VARIANTS: Variants = Variants {
             name: "delta-stepping",
             about: "delta-stepping with per-worker bins and bucket fusion (GAPBS; Zhang et al., CGO 2020) on the frontier executor",
             scheduled: false,
+            serial: false,
         },
         Variant {
             name: "priority",
             about: "prioritized relaxation (seed 000), on --scheduler: Dijkstra-like on an exact queue, delta-stepping-like on obim",
             scheduled: true,
+            serial: false,
         },
     ],
 };
