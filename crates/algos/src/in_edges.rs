@@ -1,6 +1,23 @@
 //! A graph's in-edges, which the pull-style methods (bottom-up BFS, pull PageRank) read.
 
 use ordo_graph::Graph;
+use std::sync::Arc;
+
+/// Makes `graph`'s in-edges available and says whether they are its own out-edges. A graph
+/// found symmetric ([`Graph::is_symmetric`]: undirected graphs read from files that list both
+/// directions) is left as it is; any other gets its transpose built, in place when `graph`
+/// is the only handle on it, else in a copy ([`Arc::make_mut`]). A graph that already has a
+/// transpose keeps it.
+pub fn ensure_in_edges(graph: &mut Arc<Graph>) -> bool {
+    if graph.transpose().is_some() {
+        return false;
+    }
+    if graph.is_symmetric(ordo_graph::prep_threads()) {
+        return true;
+    }
+    Arc::make_mut(graph).build_transpose();
+    false
+}
 
 /// A graph's in-edges in CSR form: the transpose of a directed graph, or the graph itself when
 /// it is symmetric.

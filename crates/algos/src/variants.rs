@@ -94,33 +94,32 @@ impl Variants {
         s
     }
 
-    /// The method to run for `--algo asked` on `threads` workers. `scheduler_request` names
-    /// what in the run asks for a priority scheduler (e.g. `"--scheduler obim"`), if
-    /// anything does.
     /// The method called `name`, if the application has one.
     pub fn named(&self, name: &str) -> Option<&'static Variant> {
         self.list.iter().find(|v| v.name == name)
     }
 
+    /// The method to run for `--algo asked` on `threads` workers. `scheduler_request` names
+    /// what in the run asks for a priority scheduler (e.g. `"--scheduler obim"`), if
+    /// anything does.
     pub fn resolve(
         &self,
         asked: &str,
         scheduler_request: Option<&str>,
         threads: usize,
     ) -> Result<&'static Variant, VariantError> {
-        let by_name = |name: &str| self.named(name);
         match (asked, scheduler_request) {
             ("auto", None) => Ok(self
                 .few_threads
                 .filter(|few| threads <= few.up_to)
-                .and_then(|few| by_name(few.method))
+                .and_then(|few| self.named(few.method))
                 .unwrap_or(&self.list[0])),
             ("auto", Some(_)) => Ok(self
                 .list
                 .iter()
                 .find(|v| v.scheduled)
                 .expect("every app has a scheduled version")),
-            (name, request) => match (by_name(name), request) {
+            (name, request) => match (self.named(name), request) {
                 (None, _) => Err(VariantError::Unknown {
                     app: self.app,
                     asked: name.to_string(),

@@ -137,9 +137,14 @@ fn rebuild_graph(g: Graph, opts: &BuildOptions) -> Result<Graph> {
 /// spanning trees) run on this. Coordinates are kept. A graph that already is its view
 /// ([`Graph::is_undirected_simple`], one pass) is shared, not rebuilt.
 pub fn undirected_simple(g: &Graph) -> Result<Graph> {
-    if g.is_undirected_simple(prep_threads()) {
-        return Ok(g.clone());
+    match g.is_undirected_simple(prep_threads()) {
+        true => Ok(g.clone()),
+        false => rebuilt_undirected_simple(g),
     }
+}
+
+/// [`undirected_simple`] built afresh from `g`'s arcs, whatever `g` is.
+pub(crate) fn rebuilt_undirected_simple(g: &Graph) -> Result<Graph> {
     let opts = BuildOptions {
         symmetrize: true,
         drop_self_loops: true,

@@ -85,12 +85,10 @@ impl PyGraph {
     pub fn with_in_edges(&self) -> (Arc<Graph>, bool) {
         self.with_in_edges
             .get_or_init(|| {
-                if self.graph.is_symmetric(ordo_graph::prep_threads()) {
-                    return (self.graph.clone(), true);
-                }
-                let mut g = (*self.graph).clone();
-                g.build_transpose();
-                (Arc::new(g), false)
+                // `graph` is shared with this object, so a transpose goes into a copy.
+                let mut g = self.graph.clone();
+                let symmetric = ordo_algos::in_edges::ensure_in_edges(&mut g);
+                (g, symmetric)
             })
             .clone()
     }

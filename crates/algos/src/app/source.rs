@@ -111,13 +111,8 @@ impl Source for OwnedSource {
     }
 
     fn with_in_edges(&mut self) -> (Arc<Graph>, bool) {
-        if !self.symmetric && self.graph.transpose().is_none() {
-            // An undirected graph read from a file that lists both directions is its own
-            // transpose; one pass over the arcs finds out (ordo_graph's `symmetry`).
-            self.symmetric = self.graph.is_symmetric(ordo_graph::prep_threads());
-        }
         if !self.symmetric {
-            Arc::make_mut(&mut self.graph).build_transpose();
+            self.symmetric = crate::in_edges::ensure_in_edges(&mut self.graph);
         }
         (self.graph.clone(), self.symmetric)
     }
