@@ -291,8 +291,9 @@ def mst(
     the forest is unique. Where an edge has arcs of two weights, the lighter counts.
 
     ``algo``: ``"boruvka"`` (parallel Boruvka rounds with edge filtering on the frontier
-    executor; the fastest with several threads), ``"filter-kruskal"`` (filter-Kruskal on
-    one thread; faster than Boruvka at one thread on social and Kronecker graphs),
+    executor; the fastest with several threads), ``"filter-kruskal"`` (filter-Kruskal,
+    its edge listing and large filters shared by the threads; faster than Boruvka on one
+    and two threads),
     ``"priority"`` (Boruvka with merging by priority on ``scheduler``, seed 000's), or
     ``"auto"``: filter-Kruskal on up to 2 threads, else parallel Boruvka, unless a
     scheduler or its parameters are given.

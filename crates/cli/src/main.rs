@@ -149,6 +149,10 @@ fn run(matches: &clap::ArgMatches) -> CliResult {
     }
 }
 
+/// Large arrays get transparent huge pages (see `HugePageAlloc`).
+#[global_allocator]
+static ALLOCATOR: ordo_exec::malloc::HugePageAlloc = ordo_exec::malloc::HugePageAlloc;
+
 fn main() {
     // Like other Unix tools, end quietly when the reader of our output goes away
     // (`ordo schedulers | head`) instead of panicking on a failed print.

@@ -2,6 +2,10 @@
 
 mod cli;
 
+/// Large arrays get transparent huge pages (see `HugePageAlloc`).
+#[global_allocator]
+static ALLOCATOR: ordo_exec::malloc::HugePageAlloc = ordo_exec::malloc::HugePageAlloc;
+
 fn main() {
     ordo_exec::malloc::keep_freed_memory();
     std::process::exit(cli::main());

@@ -13,6 +13,11 @@ mod running;
 
 use pyo3::prelude::*;
 
+/// Large arrays of this module get transparent huge pages (`ordo_exec::malloc::HugePageAlloc`):
+/// the advice covers only blocks this module allocates; Python's own memory is untouched.
+#[global_allocator]
+static ALLOCATOR: ordo_exec::malloc::HugePageAlloc = ordo_exec::malloc::HugePageAlloc;
+
 #[pymodule]
 fn _ordo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<graph::PyGraph>()?;

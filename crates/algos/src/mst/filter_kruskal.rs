@@ -1,5 +1,5 @@
-//! Minimum spanning forest by filter-Kruskal (Osipov, Sanders, Singler, ALENEX 2009), on one
-//! thread.
+//! Minimum spanning forest by filter-Kruskal (Osipov, Sanders, Singler, ALENEX 2009), with the
+//! linear passes split between threads.
 //!
 //! Kruskal sorts every edge, though on most graphs the forest is complete long before the
 //! heaviest edges are reached. Filter-Kruskal splits the edges around a sampled pivot, solves
@@ -13,11 +13,36 @@
 //! order (sorted adjacency), and splits and filters keep that order within each part, so a
 //! part is sorted by a radix sort on the weight alone ([`weight_sort`](super::weight_sort));
 //! on a graph whose adjacency is not sorted, by comparisons.
+//!
+//! **Memory.** Every part has a scratch slice of its length: a split writes the light edges
+//! into the scratch and packs the heavy ones at the front of the part, so each side comes out
+//! with a free slice of its own length for its own split, in one pass with nothing copied back.
+//!
+//! **Without branches on the edge.** Whether an edge is light is a coin toss; a split writes
+//! every edge to both destinations and moves one cursor on. Splitting with a branch and a
+//! heavy buffer grown by pushes took 230 ms of Kronecker 20's 560; this way, 64 ms.
+//!
+//! **Threads.** Two passes are split between the team: listing the edges (count, then write,
+//! by ranges of nodes with equal arcs) and filters of at least [`PARALLEL_FROM`] edges (each
+//! worker packs its block, then the blocks' survivors are moved together). Finds during a
+//! filter only shorten paths and no link happens meanwhile ([`crate::parents`]); links happen
+//! in the Kruskal scans, on the calling thread, between team runs. Splits, sorts and scans
+//! stay on one thread: a split shared as a count and a scatter into place took 87 ms of
+//! Kronecker 20's run at 2 threads against 64 ms on one (it streams memory, and two threads
+//! wrote four streams), while a filter, which waits on finds, went from 100 to 53 ms.
+//!
+//! Kronecker 20, interleaved against the version before these changes (4 rounds of 5 runs):
+//! 593 -> 371 ms at one thread, 588 -> 288 ms at two (GBBS's Boruvka: 790 and 428 ms). Road
+//! graphs, where the whole edge list is sorted at once and the scan is most of the time:
+//! 0.90-1.02x.
 
 use super::weight_sort::sort_by_weight;
 use super::{Edge, MstOutput};
-use ordo_exec::{RunReport, ThreadStats};
+use crate::parents::find;
+use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, ThreadStats};
 use ordo_graph::Graph;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 /// Below this many edges a part is sorted and scanned as Kruskal does.
@@ -27,15 +52,30 @@ const SORT_BELOW: usize = 1 << 12;
 const SORT_PER_MERGE: usize = 2;
 /// Edges sampled for a pivot (odd, so the sample has a median).
 const PIVOT_SAMPLE: usize = 31;
+/// Filters of at least this many edges are shared by the team: starting a team
+/// costs some tens of microseconds, this many edges some hundreds. (Chosen, not tuned.)
+/// (Unit tests share far smaller passes, to run the shared code on small graphs.)
+pub const PARALLEL_FROM: usize = if cfg!(test) { 1 << 8 } else { 1 << 16 };
 
-/// The forest of the undirected weighted graph `g` (each edge stored in both directions).
-pub fn run(g: &Graph) -> MstOutput {
+/// The forest of the undirected weighted graph `g` (each edge stored in both directions), on
+/// `cfg.threads` threads (one: no team is started).
+pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
     let start = Instant::now();
-    forest_of(g, super::edges_of(g), start)
+    let team = (cfg.threads > 1).then_some(cfg);
+    let edges = match team {
+        Some(cfg) => edges_in_parallel(g, cfg)?,
+        None => super::edges_of(g),
+    };
+    forest_of(g, edges, team, start)
 }
 
 /// The forest of `g` from its edges in any order (timed from `start`).
-fn forest_of(g: &Graph, mut edges: Vec<Edge>, start: Instant) -> MstOutput {
+fn forest_of(
+    g: &Graph,
+    mut edges: Vec<Edge>,
+    team: Option<&ExecConfig>,
+    start: Instant,
+) -> Result<MstOutput, ExecError> {
     let n = g.num_nodes();
     let ab_ordered = edges.is_sorted_by_key(|e| (e.a, e.b));
     // Nodes with an edge: the forest has fewer edges than that (isolated ids do not count:
@@ -43,38 +83,128 @@ fn forest_of(g: &Graph, mut edges: Vec<Edge>, start: Instant) -> MstOutput {
     let linked = (0..n as u32).filter(|&v| g.out_degree(v) > 0).count();
     let mut forest = Forest {
         merges_left: linked.saturating_sub(1),
-        parent: (0..n as u32).collect(),
+        parent: (0..n as u32).map(AtomicU32::new).collect(),
         edges: Vec::with_capacity(n.saturating_sub(1)),
         filtered: 0,
         rng: 0x9E37_79B9_7F4A_7C15,
         ab_ordered,
-        buffer: Vec::new(),
+        team,
     };
-    forest.solve(&mut edges);
+    let mut scratch = zeroed_edges(edges.len());
+    forest.solve(&mut edges, &mut scratch)?;
     let time = start.elapsed();
     let mut edges = forest.edges;
     // Parts are solved lightest first and each in order, so the forest comes out sorted.
     debug_assert!(edges.is_sorted());
     edges.shrink_to_fit();
-    let stats = ThreadStats {
-        tasks: forest.filtered,
-        ..ThreadStats::default()
-    };
-    MstOutput {
+    let workers = team.map_or(1, |cfg| cfg.threads);
+    let mut stats = vec![ThreadStats::default(); workers];
+    stats[0].tasks = forest.filtered;
+    Ok(MstOutput {
         weight: edges.iter().map(|e| e.weight as u64).sum(),
         merges: edges.len() as u64,
         edges,
         stale_tasks: 0,
         edges_scanned: forest.filtered,
-        report: RunReport::from_threads(time, vec![stats]),
+        report: RunReport::from_threads(time, stats),
+    })
+}
+
+/// `len` edges of weight 0 from node 0 to node 0, from zeroed memory: a large block comes
+/// from a fresh mapping, whose pages the kernel clears as they are first written, not before.
+fn zeroed_edges(len: usize) -> Vec<Edge> {
+    if len == 0 {
+        return Vec::new();
+    }
+    let layout = std::alloc::Layout::array::<Edge>(len).expect("an edge list that fits in memory");
+    // SAFETY: the layout's size is not zero; all-zero bytes are a valid `Edge` (three u32s),
+    // so the block holds `len` initialized edges, and it was allocated by the global
+    // allocator with the layout `Vec<Edge>` uses for capacity `len`.
+    unsafe {
+        let block = std::alloc::alloc_zeroed(layout).cast::<Edge>();
+        if block.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(block, len, len)
     }
 }
 
-struct Forest {
+/// The edges of `g` as [`edges_of`](super::edges_of) lists them, the nodes split between
+/// the team by arcs: each worker counts its nodes' edges, then writes them at their place.
+fn edges_in_parallel(g: &Graph, cfg: &ExecConfig) -> Result<Vec<Edge>, ExecError> {
+    let (offsets, targets, weights) = (g.offsets(), g.targets(), g.weights());
+    let (n, arcs, workers) = (g.num_nodes(), targets.len() as u64, cfg.threads);
+    // Worker w lists nodes bounds[w]..bounds[w + 1], about arcs / workers arcs.
+    let bounds: Vec<usize> = (0..=workers)
+        .map(|w| {
+            offsets[..n].partition_point(|&o| {
+                (o as u128) * (workers as u128) < (w as u128) * (arcs as u128)
+            })
+        })
+        .map(|v| v.min(n))
+        .collect();
+    // Node v's first arc and its targets.
+    let arcs_of = |v: usize| {
+        let first = offsets[v] as usize;
+        (first, &targets[first..offsets[v + 1] as usize])
+    };
+    let (counts, _) = run_team(cfg, |team| {
+        let w = team.worker();
+        Ok((bounds[w]..bounds[w + 1])
+            .map(|v| arcs_of(v).1.iter().filter(|&&t| t as usize > v).count())
+            .sum::<usize>())
+    })?;
+    let mut edges = zeroed_edges(counts.iter().sum());
+    let mut rest = edges.as_mut_slice();
+    let mut slices = Vec::with_capacity(workers);
+    for &count in &counts {
+        let (mine, after) = std::mem::take(&mut rest).split_at_mut(count);
+        slices.push(Mutex::new(mine));
+        rest = after;
+    }
+    run_team(cfg, |team| {
+        let w = team.worker();
+        let mut out = slices[w].lock().unwrap_or_else(PoisonError::into_inner);
+        let mut len = 0;
+        for v in bounds[w]..bounds[w + 1] {
+            let (first, list) = arcs_of(v);
+            let v = v as u32;
+            for (i, &t) in list.iter().enumerate() {
+                let weight = weights.map_or(1, |ws| ws[first + i]);
+                // Every arc is written at the cursor, which moves on only for an edge (no
+                // branch on `t > v`); the slot check fails only once the slice is full.
+                if let Some(slot) = out.get_mut(len) {
+                    *slot = Edge::new(v, t, weight);
+                }
+                len += (t > v) as usize;
+            }
+        }
+        debug_assert_eq!(len, out.len());
+        Ok(())
+    })?;
+    Ok(edges)
+}
+
+/// The key the edges are ordered by, as one integer: compared without branches.
+#[inline(always)]
+fn key(e: &Edge) -> u128 {
+    (e.weight as u128) << 64 | (e.a as u128) << 32 | e.b as u128
+}
+
+/// A part split around a pivot: each side in its old order, each with a free slice of its
+/// length.
+struct Split<'a> {
+    light: &'a mut [Edge],
+    light_scratch: &'a mut [Edge],
+    heavy: &'a mut [Edge],
+    heavy_scratch: &'a mut [Edge],
+}
+
+struct Forest<'c> {
     /// At least the number of forest edges still to be found.
     merges_left: usize,
-    /// Union-find parents (path halving).
-    parent: Vec<u32>,
+    /// Union-find parents (path halving; [`crate::parents`]).
+    parent: Vec<AtomicU32>,
     /// The forest so far, in increasing order.
     edges: Vec<Edge>,
     /// Edges looked at by a filter pass or a Kruskal scan.
@@ -82,39 +212,56 @@ struct Forest {
     rng: u64,
     /// Every part is in `(a, b)` order, so sorting by weight alone (stably) sorts it.
     ab_ordered: bool,
-    /// Scratch for splits and radix passes.
-    buffer: Vec<Edge>,
+    /// The team that shares the large filters; `None`: one thread.
+    team: Option<&'c ExecConfig>,
 }
 
-impl Forest {
-    fn find(&mut self, mut x: u32) -> u32 {
-        let p = &mut self.parent;
-        while p[x as usize] != x {
-            let grand = p[p[x as usize] as usize];
-            p[x as usize] = grand;
+impl Forest<'_> {
+    /// The root of `x`, halving the path, with no team running: every step stores (the shared
+    /// [`find`] skips stores that change nothing, to keep other workers' caches; alone, the
+    /// test costs more: the scan of grid1m took 47-49 ms with it, 40-44 without).
+    fn find(&self, mut x: u32) -> u32 {
+        let parent = &self.parent;
+        loop {
+            let p = parent[x as usize].load(Relaxed);
+            if p == x {
+                return x;
+            }
+            let grand = parent[p as usize].load(Relaxed);
+            parent[x as usize].store(grand, Relaxed);
             x = grand;
         }
-        x
+    }
+
+    /// The team, if a pass over `len` edges is worth sharing.
+    fn shared(&self, len: usize) -> Option<&ExecConfig> {
+        self.team.filter(|_| len >= PARALLEL_FROM)
     }
 
     /// Adds to the forest, in order, every edge of `part` that joins two components, given
-    /// that every edge lighter than all of `part` has been added already.
-    fn solve(&mut self, part: &mut [Edge]) {
+    /// that every edge lighter than all of `part` has been added already. `scratch` is as long
+    /// as `part`.
+    fn solve(&mut self, part: &mut [Edge], scratch: &mut [Edge]) -> Result<(), ExecError> {
+        debug_assert_eq!(part.len(), scratch.len());
         if part.len() <= SORT_BELOW.max(SORT_PER_MERGE * self.merges_left) {
             if self.ab_ordered {
-                sort_by_weight(part, &mut self.buffer);
+                sort_by_weight(part, scratch);
             } else {
                 part.sort_unstable();
             }
             self.scan(part);
-            return;
+            return Ok(());
         }
-        let pivot = self.pivot(part);
-        let light = stable_partition(part, |e| *e <= pivot, &mut self.buffer);
-        let (light_part, heavy_part) = part.split_at_mut(light);
-        self.solve(light_part);
-        let kept = self.filter(heavy_part);
-        self.solve(&mut heavy_part[..kept]);
+        let pivot = key(&self.pivot(part));
+        let Split {
+            light,
+            light_scratch,
+            heavy,
+            heavy_scratch,
+        } = split(part, scratch, pivot);
+        self.solve(light, light_scratch)?;
+        let kept = self.filter(heavy)?;
+        self.solve(&mut heavy[..kept], &mut heavy_scratch[..kept])
     }
 
     /// Kruskal over sorted edges.
@@ -123,26 +270,38 @@ impl Forest {
         for &e in sorted {
             let (x, y) = (self.find(e.a), self.find(e.b));
             if x != y {
-                self.parent[x as usize] = y;
+                self.parent[x as usize].store(y, Relaxed);
                 self.edges.push(e);
                 self.merges_left = self.merges_left.saturating_sub(1);
             }
         }
     }
 
-    /// Moves the edges whose ends are still in different components to the front of `part`;
-    /// returns how many there are.
-    fn filter(&mut self, part: &mut [Edge]) -> usize {
+    /// Moves the edges whose ends are still in different components to the front of `part`,
+    /// in order; returns how many there are.
+    fn filter(&mut self, part: &mut [Edge]) -> Result<usize, ExecError> {
         self.filtered += part.len() as u64;
-        let mut kept = 0;
-        for i in 0..part.len() {
-            let e = part[i];
-            if self.find(e.a) != self.find(e.b) {
-                part[kept] = e;
-                kept += 1;
-            }
+        let Some(cfg) = self.shared(part.len()) else {
+            return Ok(pack_joining(&self.parent, part));
+        };
+        // Each worker packs its block; then the blocks' survivors move up behind the first's.
+        let block = part.len().div_ceil(cfg.threads);
+        let blocks: Vec<Mutex<&mut [Edge]>> = part.chunks_mut(block).map(Mutex::new).collect();
+        let (kept, _) = run_team(cfg, |team| {
+            Ok(blocks.get(team.worker()).map_or(0, |b| {
+                pack_joining(
+                    &self.parent,
+                    &mut b.lock().unwrap_or_else(PoisonError::into_inner),
+                )
+            }))
+        })?;
+        drop(blocks);
+        let mut len = 0;
+        for (w, &k) in kept.iter().enumerate() {
+            part.copy_within(w * block..w * block + k, len);
+            len += k;
         }
-        kept
+        Ok(len)
     }
 
     /// The median of a few edges drawn at random (a fixed sequence, so runs repeat).
@@ -157,26 +316,41 @@ impl Forest {
     }
 }
 
-/// Reorders `part` so that the edges satisfying `light` come first, each side in its old
-/// order; returns their count. `heavy` is scratch space.
-fn stable_partition(
-    part: &mut [Edge],
-    light: impl Fn(&Edge) -> bool,
-    heavy: &mut Vec<Edge>,
-) -> usize {
-    heavy.clear();
+/// Moves the edges of `part` whose ends `parent` has in different components to its front,
+/// in order; returns how many there are. Only finds (no links) may run beside it.
+fn pack_joining(parent: &[AtomicU32], part: &mut [Edge]) -> usize {
     let mut kept = 0;
     for i in 0..part.len() {
         let e = part[i];
-        if light(&e) {
+        if find(parent, e.a) != find(parent, e.b) {
             part[kept] = e;
             kept += 1;
-        } else {
-            heavy.push(e);
         }
     }
-    part[kept..].copy_from_slice(heavy);
     kept
+}
+
+/// Splits `part` around `pivot` on one thread: the light edges (key at most `pivot`) go to
+/// the front of `scratch`, the heavy ones to the front of `part`, each in order.
+fn split<'a>(part: &'a mut [Edge], scratch: &'a mut [Edge], pivot: u128) -> Split<'a> {
+    let (mut light, mut heavy) = (0, 0);
+    for i in 0..part.len() {
+        let e = part[i];
+        let is_light = key(&e) <= pivot;
+        // Both cursors are at most `i`: `part[heavy]` has been read already.
+        scratch[light] = e;
+        part[heavy] = e;
+        light += is_light as usize;
+        heavy += !is_light as usize;
+    }
+    let (heavy, light_scratch) = part.split_at_mut(heavy);
+    let (light, heavy_scratch) = scratch.split_at_mut(light);
+    Split {
+        light,
+        light_scratch,
+        heavy,
+        heavy_scratch,
+    }
 }
 
 #[cfg(test)]
@@ -212,18 +386,29 @@ mod tests {
                 .collect();
             let g = graph(n, &edges);
             let expected = super::super::kruskal(&g);
-            assert_eq!(run(&g).edges, expected, "trial {trial}");
-            // Out of (a, b) order, the parts are sorted by comparisons.
-            let mut reversed = super::super::edges_of(&g);
-            reversed.reverse();
-            let out = forest_of(&g, reversed, Instant::now());
-            assert_eq!(out.edges, expected, "trial {trial}, reversed");
+            for threads in [1, 2, 3, 8] {
+                let cfg = ExecConfig::new(threads);
+                let out = run(&g, &cfg).unwrap();
+                assert_eq!(out.edges, expected, "trial {trial}, {threads} threads");
+                // Out of (a, b) order, the parts are sorted by comparisons.
+                let mut reversed = super::super::edges_of(&g);
+                reversed.reverse();
+                let team = (threads > 1).then_some(&cfg);
+                let out = forest_of(&g, reversed, team, Instant::now()).unwrap();
+                assert_eq!(
+                    out.edges, expected,
+                    "trial {trial}, {threads} threads, reversed"
+                );
+            }
         }
     }
 
     #[test]
     fn empty_and_edgeless_graphs() {
-        assert!(run(&graph(0, &[])).edges.is_empty());
-        assert!(run(&graph(5, &[])).edges.is_empty());
+        for threads in [1, 2] {
+            let cfg = ExecConfig::new(threads);
+            assert!(run(&graph(0, &[]), &cfg).unwrap().edges.is_empty());
+            assert!(run(&graph(5, &[]), &cfg).unwrap().edges.is_empty());
+        }
     }
 }

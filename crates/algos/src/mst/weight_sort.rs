@@ -12,8 +12,8 @@ use super::Edge;
 /// sums 256 counters, about as much work as a few hundred edges. (Chosen, not tuned.)
 const RADIX_FROM: usize = 1 << 10;
 
-/// Sorts `edges` by weight, keeping the order of equal weights; `buffer` is scratch space.
-pub(crate) fn sort_by_weight(edges: &mut [Edge], buffer: &mut Vec<Edge>) {
+/// Sorts `edges` by weight, keeping the order of equal weights; `scratch` is at least as long.
+pub(crate) fn sort_by_weight(edges: &mut [Edge], scratch: &mut [Edge]) {
     if edges.len() < RADIX_FROM {
         edges.sort_by_key(|e| e.weight);
         return;
@@ -24,8 +24,7 @@ pub(crate) fn sort_by_weight(edges: &mut [Edge], buffer: &mut Vec<Edge>) {
             c[(e.weight >> (8 * digit)) as usize & 255] += 1;
         }
     }
-    buffer.clear();
-    buffer.resize(edges.len(), edges[0]);
+    let buffer = &mut scratch[..edges.len()];
     // The sorted edges are in `edges` when `in_buffer` is false.
     let mut in_buffer = false;
     let first = edges[0].weight;
@@ -41,9 +40,9 @@ pub(crate) fn sort_by_weight(edges: &mut [Edge], buffer: &mut Vec<Edge>) {
             sum += count;
         }
         let (from, to): (&[Edge], &mut [Edge]) = if in_buffer {
-            (buffer, edges)
+            (&*buffer, &mut *edges)
         } else {
-            (edges, buffer)
+            (&*edges, &mut *buffer)
         };
         for &e in from {
             let slot = &mut next[(e.weight >> shift) as usize & 255];
@@ -74,7 +73,8 @@ mod tests {
                 .collect();
             let mut expected = edges.clone();
             expected.sort_unstable();
-            sort_by_weight(&mut edges, &mut Vec::new());
+            let mut scratch = edges.clone();
+            sort_by_weight(&mut edges, &mut scratch);
             assert_eq!(edges, expected, "{len} edges, weights below {max_weight}");
         }
     }
