@@ -6,7 +6,9 @@
 //! in decreasing height order improves work-efficiency"). A task discharges its node in the
 //! lock-free manner of Hong (2008): find the lowest neighbour along a residual arc; if it is
 //! lower than the node, push min(excess, residual) to it with atomic adds, else relabel the
-//! node to one above it and reschedule it at its new priority.
+//! node to one above it and go on (its new label is above all it had, so highest-label order
+//! would serve it next: Galois' discharge goes on too; rescheduling it instead made 1.7x the
+//! tasks on NY).
 //!
 //! **Ownership.** At most one task per node exists at any time: a push creates the task of
 //! its target exactly when it raises the target's excess from zero (the `fetch_add` returns 0),
@@ -119,8 +121,8 @@ impl State<'_> {
             .collect()
     }
 
-    /// Discharges `u` (its owner): pushes until its excess is gone, or relabels it once and
-    /// reschedules it (or, at `bound` and above, leaves it for the next phase).
+    /// Discharges `u` (its owner): pushes and relabels until its excess is gone or its label
+    /// reaches `bound` (left for the next phase), or until the round's budget is spent.
     fn discharge<H: Handle<PfpTask>>(
         &self,
         u: u32,
@@ -130,7 +132,7 @@ impl State<'_> {
     ) {
         let net = self.net;
         let mut e = self.excess[u as usize].load(Relaxed);
-        let hu = self.height[u as usize].load(Relaxed);
+        let mut hu = self.height[u as usize].load(Relaxed);
         loop {
             // The lowest neighbour along a residual arc.
             let mut best = None;
@@ -175,11 +177,19 @@ impl State<'_> {
             let h = lowest.saturating_add(1);
             self.height[u as usize].store(h, Relaxed);
             ctx.count(RELABELS, 1);
-            budget.spend(net.arcs(u).len() as u64 + BETA);
-            if h < bound {
-                ctx.push(PfpTask { node: u }, self.priority(h));
+            let round_over = budget.spend(net.arcs(u).len() as u64 + BETA);
+            if h >= bound {
+                return;
             }
-            return;
+            // A relabel raises u above every label it had, so highest-label order would serve
+            // u next anyway: go on pushing (as Galois' discharge does) instead of rescheduling
+            // it, unless the round's budget is spent (its tasks are then dropped and a global
+            // relabel finds u active again).
+            if round_over {
+                ctx.push(PfpTask { node: u }, self.priority(h));
+                return;
+            }
+            hu = h;
         }
     }
 }
@@ -196,11 +206,14 @@ struct Budget {
 }
 
 impl Budget {
-    fn spend(&self, cost: u64) {
+    /// Spends `cost`; returns whether the round is over (budget spent or Ctrl-C).
+    fn spend(&self, cost: u64) -> bool {
         let spent = self.spent.fetch_add(cost, Relaxed) + cost >= self.limit;
         if spent || self.user.as_ref().is_some_and(|c| c.load(Relaxed)) {
             self.stop.store(true, Relaxed);
+            return true;
         }
+        false
     }
 }
 
