@@ -117,7 +117,7 @@ fn other_apps(what: &str, g: &Graph, scheds: &[(SchedulerConfig, usize)]) {
         pagerank::verify(g, &pr).unwrap_or_else(|e| panic!("{what}: pagerank on {label}: {e}"));
         if g.num_nodes() >= 2 {
             let t = g.num_nodes() as u32 - 1;
-            let out = pfp::run(g, 0, t, s, &cfg).unwrap();
+            let out = pfp::run(g, 0, t, pfp::Goal::Preflow, s, &cfg).unwrap();
             pfp::verify(g, 0, t, &out).unwrap_or_else(|e| panic!("{what}: pfp on {label}: {e}"));
             assert_eq!(
                 out.flow,

@@ -25,17 +25,24 @@ fn pfp_matches_dinic_on_real_graphs() {
         let want = pfp::dinic(&pfp::Network::new(&g), s, t);
         assert!(want > 0, "{name}: a trivial flow");
         let delta = pfp::default_delta(&g).to_string();
+        // Also highest label first, in buckets of 2^8 labels.
         for (sched, threads) in [
             (
                 common::scheduler("obim", &[("delta", &delta)]),
                 &[1, 2, 8][..],
             ),
+            (common::scheduler("obim", &[("delta", "8")]), &[1, 8]),
             (common::scheduler("pmod", &[]), &[2, 8]),
             (common::scheduler("smq", &[]), &[2, 8]),
             (common::scheduler("fifo", &[]), &[8]),
         ] {
             for &th in threads {
-                let out = pfp::run(&g, s, t, &sched, &ExecConfig::new(th)).unwrap();
+                // Phase 2 too where two threads run it.
+                let goal = match th {
+                    2 => pfp::Goal::Flow,
+                    _ => pfp::Goal::Preflow,
+                };
+                let out = pfp::run(&g, s, t, goal, &sched, &ExecConfig::new(th)).unwrap();
                 pfp::verify(&g, s, t, &out)
                     .unwrap_or_else(|e| panic!("{name} {} at {th}: {e}", sched.label()));
                 assert_eq!(out.flow, want, "{name} {} at {th}", sched.label());

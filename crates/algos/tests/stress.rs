@@ -100,7 +100,7 @@ fn every_scheduler_every_application_at_16_threads() {
                 );
                 let pr = named::pagerank(&s, &cfg, &g, 1e-6, pagerank::PriorityKind::Pr).unwrap();
                 pagerank::check(&exact_pr, &pr).unwrap_or_else(|e| panic!("{}: {e}", at("pr")));
-                let out = pfp::run(&g, 0, n - 1, &s, &cfg).unwrap();
+                let out = pfp::run(&g, 0, n - 1, pfp::Goal::Flow, &s, &cfg).unwrap();
                 assert_eq!(out.flow, flow, "{}", at("pfp"));
                 pfp::verify(&g, 0, n - 1, &out).unwrap_or_else(|e| panic!("{}: {e}", at("pfp")));
                 if let Some(h) = &heuristic {

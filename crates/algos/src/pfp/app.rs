@@ -25,6 +25,7 @@ pub struct Prepared {
     graph: Arc<Graph>,
     source: u32,
     sink: u32,
+    goal: pfp::Goal,
 }
 
 impl App for Pfp {
@@ -50,6 +51,12 @@ impl App for Pfp {
             Param::node(
                 "sink",
                 "Sink node (the file's numbering) [default: the last node]",
+            ),
+            Param::flag(
+                "flow",
+                "Also return the excess stranded on the source side to the source (phase 2), \
+                 so the result is a flow conserved at every node; the value and the cut are \
+                 known without it",
             ),
         ],
         variants: &VARIANTS,
@@ -81,13 +88,23 @@ impl App for Pfp {
                 g.file_id(source)
             )));
         }
+        if g.num_edges() > pfp::Network::MAX_INPUT_ARCS {
+            return Err(AppError::Input(
+                pfp::PfpError::TooLarge(g.num_edges()).to_string(),
+            ));
+        }
         if !g.is_weighted() {
             notes.push("no edge weights: every arc has capacity 1".into());
         }
+        let goal = match values.flag("flow") {
+            true => pfp::Goal::Flow,
+            false => pfp::Goal::Preflow,
+        };
         Ok(Prepared {
             graph: g,
             source,
             sink,
+            goal,
         })
     }
 
@@ -106,7 +123,7 @@ impl App for Pfp {
         exec: &ExecConfig,
     ) -> Result<PfpOutput, AppError> {
         let sched = sched.expect("pfp's one method is scheduled");
-        pfp::run(&p.graph, p.source, p.sink, sched, exec).map_err(|e| match e {
+        pfp::run(&p.graph, p.source, p.sink, p.goal, sched, exec).map_err(|e| match e {
             PfpError::Config(c) => c.into(),
             PfpError::Exec(e) => e.into(),
             e => AppError::Input(e.to_string()),
@@ -164,8 +181,13 @@ impl App for Pfp {
             "pushes": st.pushes,
             "relabels": st.relabels,
             "global_relabels": st.global_relabels,
+            "gaps": st.gaps,
             "rounds": st.rounds,
             "phase1_s": st.phase1_s,
+            "goal": match out.goal {
+                pfp::Goal::Preflow => "preflow",
+                pfp::Goal::Flow => "flow",
+            },
         })
     }
 }

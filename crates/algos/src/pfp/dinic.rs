@@ -38,7 +38,7 @@ pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
                 let push = path.iter().map(|&a| res[a]).min().unwrap_or(0);
                 for &a in &path {
                     res[a] -= push;
-                    res[net.rev[a]] += push;
+                    res[net.rev[a] as usize] += push;
                 }
                 flow += push;
                 // Back up to the first saturated arc.
@@ -61,7 +61,7 @@ pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
                 // Dead end: retreat and skip the arc that led here.
                 match path.pop() {
                     Some(a) => {
-                        let from = net.head[net.rev[a]] as usize;
+                        let from = net.head[net.rev[a] as usize] as usize;
                         current[from] += 1;
                     }
                     None => break,

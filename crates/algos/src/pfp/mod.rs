@@ -22,13 +22,24 @@
 //! else n + distance to the source), and the active nodes start the next round.
 //!
 //! **Two phases.** Phase 1 discharges only nodes below height n and ends with a maximum
-//! preflow: the sink's excess is the flow value. Phase 2 runs the same rounds without the
-//! bound, returning the remaining excess to the source, so the result is a flow.
+//! preflow: the sink's excess is the flow value, and the nodes that cannot reach the sink in
+//! the residual graph are the source side of a minimum cut. That is all a maximum flow's
+//! value and cut need, and all Galois' preflowpush computes. Phase 2 ([`Goal::Flow`]) runs
+//! the same rounds without the bound, returning the remaining excess to the source, so the
+//! result is a flow (conserved at every node).
 //!
-//! **Verification** ([`verify`]) needs no second algorithm: capacities and conservation hold
-//! on every arc and node, and the nodes the source reaches in the residual graph form a cut
-//! whose capacity equals the flow's value, which proves the flow maximum. The serial oracle
-//! ([`dinic`]) gives the value independently as well.
+//! **Gaps.** In phase 1 the nodes at each label below n are counted. A relabel that empties
+//! its old level while many nodes sit above it ends the round: those nodes cannot reach the
+//! sink, and the global relabel that follows gives them n at once instead of letting them
+//! climb there one relabel at a time (`State::move_level`).
+//!
+//! **Verification** ([`verify`]) needs no second algorithm: capacities hold on every arc, no
+//! node but the source sends out more than it receives (every node conserves flow, for a
+//! flow), the sink receives the value, and the nodes that cannot reach the sink in the
+//! residual graph form a cut whose capacity equals the value. A preflow carries a flow of the value
+//! its sink receives (decompose it into paths and cycles), and no flow exceeds a cut, so
+//! this proves the value maximum. The serial oracle ([`dinic`]) gives the value
+//! independently as well.
 //!
 //! Capacities are the edge weights (1 on unweighted graphs); self-loops are ignored.
 
@@ -63,6 +74,8 @@ pub enum PfpError {
     Config(#[from] ConfigError),
     #[error("the source and the sink are the same node ({0})")]
     SourceIsSink(u32),
+    #[error("{0} arcs: preflow-push handles at most {max}", max = Network::MAX_INPUT_ARCS)]
+    TooLarge(usize),
 }
 
 /// What the discharges did.
@@ -71,17 +84,32 @@ pub struct PfpStats {
     pub pushes: u64,
     pub relabels: u64,
     pub global_relabels: u64,
+    /// Gaps found in phase 1 (each ends its round for a global relabel).
+    pub gaps: u64,
     /// Rounds of phase 1 (to the maximum preflow) and phase 2 (to a flow).
     pub rounds: [u64; 2],
     /// Seconds to the maximum preflow, when the flow value is known.
     pub phase1_s: f64,
 }
 
+/// What [`run`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// A maximum preflow (phase 1): the flow's value and a minimum cut.
+    Preflow,
+    /// A maximum flow (phases 1 and 2): also a flow on each arc that every node conserves.
+    Flow,
+}
+
 pub struct PfpOutput {
     pub flow: u64,
+    /// What was computed: with [`Goal::Preflow`], `arc_flow` is a preflow (nodes may keep
+    /// excess).
+    pub goal: Goal,
     /// Flow on each input arc, in the input's CSR order (0 on self-loops).
     pub arc_flow: Vec<u64>,
-    /// The source side of a minimum cut.
+    /// The source side of a minimum cut: the nodes that cannot reach the sink in the residual
+    /// graph.
     pub source_side: Vec<bool>,
     /// All rounds merged (time is the whole run, global relabelling included).
     pub report: RunReport,
@@ -90,6 +118,16 @@ pub struct PfpOutput {
 
 const PUSHES: usize = 0;
 const RELABELS: usize = 1;
+const GAPS: usize = 2;
+
+/// The fewest nodes a gap must cut off to end a round for a global relabel, as a fraction
+/// of n. The relabel scans every node and arc; a sixteenth of the nodes, each of which would
+/// otherwise climb to n one relabel (at least [`BETA`] work) at a time while it holds excess,
+/// is worth it. The count also keeps a node that climbs alone above the others (its own gap
+/// at every step) from relabelling the graph each time.
+fn gap_nodes(n: usize) -> usize {
+    (n / 16).max(1)
+}
 
 /// Galois' global relabelling interval: relabel work 6n + m, a relabel costing its degree + 12.
 const ALPHA: u64 = 6;
@@ -100,11 +138,31 @@ struct State<'n> {
     res: Vec<AtomicU64>,
     excess: Vec<AtomicU64>,
     height: Vec<AtomicU32>,
+    /// Phase 1: how many nodes hold each label below n (the gap heuristic's counts), as the
+    /// last global relabel left them and the relabels since moved them.
+    levels: Vec<AtomicU32>,
+    /// Phase 1: the highest label below n given out; every level above it is empty.
+    top: AtomicU32,
     s: u32,
     t: u32,
 }
 
-impl State<'_> {
+impl<'n> State<'n> {
+    /// Residual capacities `res`, every node at label 0 with no excess.
+    fn new(net: &'n Network, res: Vec<AtomicU64>, s: u32, t: u32) -> Self {
+        let n = net.num_nodes();
+        State {
+            net,
+            res,
+            excess: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            height: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            levels: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            top: AtomicU32::new(0),
+            s,
+            t,
+        }
+    }
+
     /// Highest label first; a label above 2n (a parked node's) gets the lowest priority.
     fn priority(&self, h: u32) -> u64 {
         (2 * self.net.num_nodes() as u64).saturating_sub(h as u64)
@@ -121,6 +179,35 @@ impl State<'_> {
             .collect()
     }
 
+    /// Phase 1's count of a relabel from `from` (below n) to `to`; returns whether it left a
+    /// gap under at least [`gap_nodes`] nodes: an empty level `from` below nodes at
+    /// higher labels under n. Those nodes cannot reach the sink (a residual arc descends at
+    /// most one label), so phase 1 is done with them; the next global relabel finds that out
+    /// and gives them n (Cherkassky and Goldberg's gap relabelling, through the exact labels
+    /// rather than a lift of each node, which only a node's owner may raise).
+    ///
+    /// Relaxed throughout, and a relabel elsewhere may be half counted: the counts only
+    /// decide when to relabel globally, never a label.
+    fn move_level(&self, from: u32, to: u32) -> bool {
+        let n = self.net.num_nodes();
+        if (to as usize) < n {
+            self.levels[to as usize].fetch_add(1, Relaxed);
+            self.top.fetch_max(to, Relaxed);
+        }
+        if self.levels[from as usize].fetch_sub(1, Relaxed) != 1 {
+            return false;
+        }
+        let (top, wanted) = (self.top.load(Relaxed) as usize, gap_nodes(n));
+        let mut above = 0;
+        for level in &self.levels[from as usize + 1..=top.max(from as usize)] {
+            above += level.load(Relaxed) as usize;
+            if above >= wanted {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Discharges `u` (its owner): pushes and relabels until its excess is gone or its label
     /// reaches `bound` (left for the next phase), or until the round's budget is spent.
     fn discharge<H: Handle<PfpTask>>(
@@ -131,6 +218,8 @@ impl State<'_> {
         ctx: &mut Context<'_, PfpTask, H>,
     ) {
         let net = self.net;
+        // Phase 1 (labels bounded by n) keeps the level counts.
+        let gaps = bound as usize <= net.num_nodes();
         let mut e = self.excess[u as usize].load(Relaxed);
         let mut hu = self.height[u as usize].load(Relaxed);
         loop {
@@ -149,13 +238,16 @@ impl State<'_> {
                 // No residual arc out: impossible while the excess (which came in along an
                 // arc whose pair is now residual) is positive; park the node.
                 self.height[u as usize].store(u32::MAX, Relaxed);
+                if gaps {
+                    self.move_level(hu, u32::MAX);
+                }
                 return;
             };
             if hu > lowest {
                 let v = net.head[a];
                 let d = e.min(self.res[a].load(Relaxed));
                 self.res[a].fetch_sub(d, Relaxed);
-                self.res[net.rev[a]].fetch_add(d, Relaxed);
+                self.res[net.rev[a] as usize].fetch_add(d, Relaxed);
                 ctx.count(PUSHES, 1);
                 // Acquire: when this raises v's excess from zero, the task it creates (handed over
                 // through the scheduler) must see the last writes of v's previous owner, which
@@ -177,7 +269,12 @@ impl State<'_> {
             let h = lowest.saturating_add(1);
             self.height[u as usize].store(h, Relaxed);
             ctx.count(RELABELS, 1);
-            let round_over = budget.spend(net.arcs(u).len() as u64 + BETA);
+            let mut round_over = budget.spend(net.arcs(u).len() as u64 + BETA);
+            if gaps && self.move_level(hu, h) {
+                ctx.count(GAPS, 1);
+                budget.end_round();
+                round_over = true;
+            }
             if h >= bound {
                 return;
             }
@@ -206,6 +303,11 @@ struct Budget {
 }
 
 impl Budget {
+    /// Ends the round before its budget is spent (a gap was found).
+    fn end_round(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
     /// Spends `cost`; returns whether the round is over (budget spent or Ctrl-C).
     fn spend(&self, cost: u64) -> bool {
         let spent = self.spent.fetch_add(cost, Relaxed) + cost >= self.limit;
@@ -226,9 +328,9 @@ struct Round<'a, 'n> {
 }
 
 impl SchedulerVisitor<PfpTask> for Round<'_, '_> {
-    /// The round's report, whether it drained its tasks or spent its budget: either way a
-    /// global relabel and the remaining active nodes come next.
-    type Output = Result<RunReport, ExecError>;
+    /// The round's report, and whether it drained its tasks (else its budget was spent or the
+    /// user cancelled it: a global relabel and the remaining active nodes come next).
+    type Output = Result<(RunReport, bool), ExecError>;
     fn visit<S: Scheduler<PfpTask>>(self, sched: &S) -> Self::Output {
         let budget = Budget {
             spent: AtomicU64::new(0),
@@ -244,22 +346,26 @@ impl SchedulerVisitor<PfpTask> for Round<'_, '_> {
         match for_each(sched, self.initial, &cfg, |task, ctx| {
             state.discharge(task.node, bound, &budget, ctx)
         }) {
-            Ok(r) => Ok(r),
-            Err(ExecError::Cancelled(r)) => Ok(*r),
+            Ok(r) => Ok((r, true)),
+            Err(ExecError::Cancelled(r)) => Ok((*r, false)),
             Err(e) => Err(e),
         }
     }
 }
 
-/// The bucket width (log2) that obim and `auto` use for pfp: about n / 128 heights per bucket.
-/// Strict highest-label order is slow without a gap heuristic when a small cut strands most
-/// of the excess (measured on osm-rome: delta 0 does 15x the tasks of delta 10); coarse
-/// buckets keep it highest-label-first between buckets and FIFO-like within.
+/// The bucket width (log2) that obim and `auto` use for pfp: one bucket for every label (at
+/// most 2n), so discharges run in FIFO order, as in Galois' preflowpush (its default
+/// worklist is a chunked FIFO; highest-label order is its option). Measured with the gap
+/// heuristic and global relabelling, at 1 thread: finer buckets did more work on every
+/// road graph (NY: delta 11, two buckets, 144K relabels against 6K in one; Rome: delta 8,
+/// 120K against 4K; delta 0, strict highest label, 1.7M), and none did less on the social
+/// graphs. Highest-label order stays a choice: `--param delta=K`.
 pub fn default_delta(g: &Graph) -> u32 {
-    (usize::BITS - 1 - g.num_nodes().max(1).leading_zeros()).saturating_sub(7)
+    usize::BITS - (2 * g.num_nodes()).leading_zeros()
 }
 
-/// The maximum flow from `s` to `t` on a fresh scheduler from `sched` per round.
+/// The maximum flow from `s` to `t` (its value, a minimum cut, and with [`Goal::Flow`] the
+/// flow itself) on a fresh scheduler from `sched` per round.
 ///
 /// ```
 /// use ordo_algos::pfp;
@@ -268,7 +374,7 @@ pub fn default_delta(g: &Graph) -> u32 {
 /// use ordo_sched::SchedulerConfig;
 /// let g = gen::road_grid(12, 12, 5, &BuildOptions::default()).unwrap();
 /// let sched = SchedulerConfig::parse("obim", &[]).unwrap();
-/// let out = pfp::run(&g, 0, 143, &sched, &ExecConfig::new(2)).unwrap();
+/// let out = pfp::run(&g, 0, 143, pfp::Goal::Flow, &sched, &ExecConfig::new(2)).unwrap();
 /// pfp::verify(&g, 0, 143, &out).unwrap();
 /// assert_eq!(out.flow, pfp::dinic(&pfp::Network::new(&g), 0, 143));
 /// ```
@@ -276,6 +382,7 @@ pub fn run(
     g: &Graph,
     s: u32,
     t: u32,
+    goal: Goal,
     sched: &SchedulerConfig,
     cfg: &ExecConfig,
 ) -> Result<PfpOutput, PfpError> {
@@ -287,20 +394,17 @@ pub fn run(
     if s == t {
         return Err(PfpError::SourceIsSink(s));
     }
+    if g.num_edges() > Network::MAX_INPUT_ARCS {
+        return Err(PfpError::TooLarge(g.num_edges()));
+    }
     let net = Network::new(g);
-    let state = State {
-        net: &net,
-        res: net.cap.iter().map(|&c| AtomicU64::new(c)).collect(),
-        excess: (0..n).map(|_| AtomicU64::new(0)).collect(),
-        height: (0..n).map(|_| AtomicU32::new(0)).collect(),
-        s,
-        t,
-    };
+    let res = net.cap.iter().map(|&c| AtomicU64::new(c)).collect();
+    let state = State::new(&net, res, s, t);
     let start = std::time::Instant::now();
     // Saturate the source's arcs (before any worker exists; Relaxed is enough).
     for a in net.arcs(s) {
         let c = state.res[a].swap(0, Relaxed);
-        state.res[net.rev[a]].fetch_add(c, Relaxed);
+        state.res[net.rev[a] as usize].fetch_add(c, Relaxed);
         let v = net.head[a] as usize;
         if v != s as usize {
             state.excess[v].fetch_add(c, Relaxed);
@@ -311,17 +415,21 @@ pub fn run(
     let mut stats = PfpStats::default();
     let work_limit = ALPHA * n as u64 + net.head.len() as u64 / 2;
     let n32 = n as u32;
-    for (phase, bound) in [(0, n32), (1, u32::MAX)] {
+    let phases = match goal {
+        Goal::Preflow => &[(0, n32)][..],
+        Goal::Flow => &[(0, n32), (1, u32::MAX)][..],
+    };
+    for &(phase, bound) in phases {
+        // Exact labels; in phase 1 every node that cannot reach the sink gets n, which is all
+        // phase 1 needs to know about it, at half the cost.
+        relabeller.relabel(&state, phase == 1, cfg)?;
+        stats.global_relabels += 1;
         loop {
             if cfg.cancel.as_ref().is_some_and(|c| c.load(Relaxed)) {
                 report.time = start.elapsed();
                 report.threads = cfg.threads;
                 return Err(ExecError::Cancelled(Box::new(report)).into());
             }
-            // Exact labels; in phase 1 every node that cannot reach the sink gets n, which is
-            // all phase 1 needs to know about it, at half the cost.
-            relabeller.relabel(&state, phase == 1, cfg)?;
-            stats.global_relabels += 1;
             let initial = state.active(bound);
             if initial.is_empty() {
                 break;
@@ -334,8 +442,16 @@ pub fn run(
                 work_limit,
                 cfg: cfg.clone(),
             };
-            // The loop ends when a global relabel leaves no active node below the bound.
-            report.absorb(sched.with(cfg.threads, &cfg.topology, round)??);
+            let (round_report, drained) = sched.with(cfg.threads, &cfg.topology, round)??;
+            report.absorb(round_report);
+            // A drained round leaves no active node below the bound: a push creates a task
+            // whenever its target is below it, and labels only rise within a round. So the
+            // phase is over without the global relabel that would find that out.
+            if drained {
+                break;
+            }
+            relabeller.relabel(&state, phase == 1, cfg)?;
+            stats.global_relabels += 1;
         }
         if phase == 0 {
             stats.phase1_s = start.elapsed().as_secs_f64();
@@ -344,20 +460,23 @@ pub fn run(
     report.time = start.elapsed();
     stats.pushes = report.total.app[PUSHES];
     stats.relabels = report.total.app[RELABELS];
+    stats.gaps = report.total.app[GAPS];
     let res = |a: usize| state.res[a].load(Relaxed);
     let arc_flow = net.input_flows(g, res);
     Ok(PfpOutput {
         flow: state.excess[t as usize].load(Relaxed),
+        goal,
         arc_flow,
-        source_side: net.source_side(s, res),
+        source_side: net.source_side(t, res),
         report,
         stats,
     })
 }
 
-/// Checks `out` on `g` from first principles: every arc's flow within its capacity,
-/// conservation at every node but `s` and `t`, the value leaving `s` and reaching `t`, and a
-/// cut (`out.source_side`, containing s and not t) whose capacity equals the value.
+/// Checks `out` on `g` from first principles: every arc's flow within its capacity, no node
+/// but `s` sending out more than it receives (conservation at every node but `s` and `t`, for
+/// a flow), the value reaching `t`, and a cut (`out.source_side`, containing s and not t)
+/// whose capacity equals the value.
 pub fn verify(g: &Graph, s: u32, t: u32, out: &PfpOutput) -> Result<(), String> {
     let n = g.num_nodes();
     if out.arc_flow.len() != g.num_edges() || out.source_side.len() != n {
@@ -387,15 +506,28 @@ pub fn verify(g: &Graph, s: u32, t: u32, out: &PfpOutput) -> Result<(), String> 
             }
         }
     }
-    if let Some(v) = (0..n).find(|&v| v != s as usize && v != t as usize && net_out[v] != 0) {
+    let inner = (0..n).filter(|&v| v != s as usize && v != t as usize);
+    let broken = match out.goal {
+        Goal::Flow => inner.clone().find(|&v| net_out[v] != 0),
+        Goal::Preflow => inner.clone().find(|&v| net_out[v] > 0),
+    };
+    if let Some(v) = broken {
+        let kind = match out.goal {
+            Goal::Flow => "flow is not conserved",
+            Goal::Preflow => "the preflow overdraws a node",
+        };
         return Err(format!(
-            "flow is not conserved at node {}: {} more leaves than enters",
+            "{kind} at node {}: {} more leaves than enters",
             g.file_id(v as u32),
             net_out[v]
         ));
     }
     let value = out.flow as i128;
-    if net_out[s as usize] != value || net_out[t as usize] != -value {
+    let sent_enough = match out.goal {
+        Goal::Flow => net_out[s as usize] == value,
+        Goal::Preflow => net_out[s as usize] >= value,
+    };
+    if !sent_enough || net_out[t as usize] != -value {
         return Err(format!(
             "the source sends {} and the sink receives {}, the flow claims {value}",
             net_out[s as usize], -net_out[t as usize]

@@ -9,13 +9,13 @@
 //! recovered from its pair's net flow ([`Network::input_flows`]).
 
 use ordo_graph::Graph;
-use std::collections::VecDeque;
 
 pub struct Network {
     pub offsets: Vec<usize>,
     pub head: Vec<u32>,
-    /// The index of the paired arc.
-    pub rev: Vec<usize>,
+    /// The index of the paired arc (u32: half the bytes a global relabel streams through;
+    /// [`Network::MAX_INPUT_ARCS`] keeps the indices in range).
+    pub rev: Vec<u32>,
     /// Capacity: the sum of the input arcs' weights in this direction (0 where none).
     pub cap: Vec<u64>,
     /// For each input arc (CSR order), its arc here; `usize::MAX` for self-loops.
@@ -23,8 +23,17 @@ pub struct Network {
 }
 
 impl Network {
-    /// Capacities are the edge weights (1 on unweighted graphs).
+    /// The most input arcs a network is built from: each makes at most two arcs here, whose
+    /// indices must fit in `u32`.
+    pub const MAX_INPUT_ARCS: usize = (u32::MAX / 2) as usize;
+
+    /// Capacities are the edge weights (1 on unweighted graphs). Panics on a graph of more
+    /// than [`Network::MAX_INPUT_ARCS`] arcs (`pfp::run` and the application check first).
     pub fn new(g: &Graph) -> Self {
+        assert!(
+            g.num_edges() <= Self::MAX_INPUT_ARCS,
+            "a flow network of at most 2^31 arcs"
+        );
         let n = g.num_nodes();
         // Every input arc u -> v puts v in u's row and u in v's row; each row is then sorted
         // and its repeats merged, so the pair of (u, v) is found by a binary search.
@@ -83,7 +92,7 @@ impl Network {
         };
         let rev = (0..n as u32)
             .flat_map(|u| (offsets[u as usize]..offsets[u as usize + 1]).map(move |a| (u, a)))
-            .map(|(u, a)| arc(head[a], u))
+            .map(|(u, a)| arc(head[a], u) as u32)
             .collect();
         let arc_of_input = (0..n as u32)
             .flat_map(|u| g.neighbors(u).iter().map(move |&v| (u, v)))
@@ -132,16 +141,17 @@ impl Network {
         self.offsets[u as usize]..self.offsets[u as usize + 1]
     }
 
+    #[cfg(test)]
     /// Hop distances to `root` along residual arcs (`res(a) > 0`), `u32::MAX` where none.
     pub fn distances_to(&self, root: u32, res: impl Fn(usize) -> u64) -> Vec<u32> {
         let mut dist = vec![u32::MAX; self.num_nodes()];
         dist[root as usize] = 0;
-        let mut queue = VecDeque::from([root]);
+        let mut queue = std::collections::VecDeque::from([root]);
         while let Some(y) = queue.pop_front() {
             for a in self.arcs(y) {
                 // x -> y is residual when the pair of y's arc a (y -> x) has capacity left.
                 let x = self.head[a];
-                if dist[x as usize] == u32::MAX && res(self.rev[a]) > 0 {
+                if dist[x as usize] == u32::MAX && res(self.rev[a] as usize) > 0 {
                     dist[x as usize] = dist[y as usize] + 1;
                     queue.push_back(x);
                 }
@@ -150,6 +160,7 @@ impl Network {
         dist
     }
 
+    #[cfg(test)]
     /// Exact labels from the residual graph (the global relabelling heuristic): the distance
     /// to the sink, else n + the distance to the source, else 2n; the source keeps n.
     pub fn exact_heights(&self, s: u32, t: u32, res: impl Fn(usize) -> u64 + Copy) -> Vec<u32> {
@@ -167,21 +178,25 @@ impl Network {
         h
     }
 
-    /// The nodes the source reaches along residual arcs: the source side of a minimum cut
-    /// once the flow is maximum.
-    pub fn source_side(&self, s: u32, res: impl Fn(usize) -> u64) -> Vec<bool> {
-        let mut seen = vec![false; self.num_nodes()];
-        seen[s as usize] = true;
-        let mut stack = vec![s];
-        while let Some(x) = stack.pop() {
-            for a in self.arcs(x) {
-                let y = self.head[a];
-                if !seen[y as usize] && res(a) > 0 {
-                    seen[y as usize] = true;
-                    stack.push(y);
+    /// The nodes that cannot reach the sink `t` along residual arcs: the source side of a
+    /// minimum cut once the preflow is maximum (no node holding excess reaches the sink then,
+    /// so the arcs into the other side are saturated and the arcs out of it carry nothing).
+    /// For a preflow, the nodes the source reaches would not do: a node holding excess need
+    /// not be one of them.
+    pub fn source_side(&self, t: u32, res: impl Fn(usize) -> u64) -> Vec<bool> {
+        let mut reaches_sink = vec![false; self.num_nodes()];
+        reaches_sink[t as usize] = true;
+        let mut stack = vec![t];
+        while let Some(y) = stack.pop() {
+            for a in self.arcs(y) {
+                // x -> y is residual when the pair of y's arc a (y -> x) has capacity left.
+                let x = self.head[a];
+                if !reaches_sink[x as usize] && res(self.rev[a] as usize) > 0 {
+                    reaches_sink[x as usize] = true;
+                    stack.push(x);
                 }
             }
         }
-        seen
+        reaches_sink.iter().map(|&r| !r).collect()
     }
 }

@@ -14,15 +14,14 @@
 //! frontier (a [`QueueRing`]). The barrier that ends a step publishes the labels and the queue.
 //! Residual capacities do not change meanwhile: no discharge runs during a relabel.
 //!
-//! One thread runs the serial searches of [`Network`](super::Network) instead
-//! (`relabel_alone`). The relabel was serial at every thread count, about half of `ordo pfp`'s
-//! time on road graphs.
+//! One thread runs the same searches without steps or compare-and-swaps (`relabel_alone`).
 //!
 //! Work: O(n + m) per relabel; rounds: the largest finite label.
 
 use super::State;
 use ordo_exec::frontier::{QueueRing, QueueWriter};
 use ordo_exec::{run_team, ExecConfig, ExecError, Stopped, Team};
+use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Not labelled yet, during a relabel (no label reaches it: labels are at most 2n, n < 2^31).
@@ -32,15 +31,18 @@ const CHUNK: usize = 64;
 /// Nodes per chunk of the fills.
 const FILL_CHUNK: usize = 4096;
 
-/// The frontier queues, kept from one relabel to the next (none for one thread).
+/// The frontier queues, kept from one relabel to the next: a ring for a team, one queue for
+/// one thread.
 pub(super) struct Relabeller {
     queues: Option<QueueRing>,
+    alone: RefCell<Vec<u32>>,
 }
 
 impl Relabeller {
     pub(super) fn new(n: usize, threads: usize) -> Self {
         Relabeller {
             queues: (threads > 1).then(|| QueueRing::new(n)),
+            alone: RefCell::new(Vec::with_capacity(if threads > 1 { 0 } else { n })),
         }
     }
 
@@ -57,7 +59,7 @@ impl Relabeller {
                 run_team(cfg, |team| relabel_team(queues, state, to_source, team)).map(drop)
             }
             None => {
-                relabel_alone(state, to_source);
+                relabel_alone(state, to_source, &mut self.alone.borrow_mut());
                 Ok(())
             }
         }
@@ -74,14 +76,17 @@ fn relabel_team(
     let n = state.net.num_nodes();
     let n32 = n as u32;
     team.for_chunks(n, FILL_CHUNK, |r| {
-        state.height[r]
+        state.height[r.clone()]
             .iter()
             .for_each(|h| h.store(UNSEEN, Relaxed));
+        if !to_source {
+            state.levels[r].iter().for_each(|c| c.store(0, Relaxed));
+        }
         0
     })?;
-    let step = search(queues, state, state.t, 0, 0, team)?;
+    let step = search(queues, state, state.t, 0, 0, !to_source, team)?;
     if to_source {
-        search(queues, state, state.s, n32, step, team)?;
+        search(queues, state, state.s, n32, step, false, team)?;
     }
     let unreached = if to_source { 2 * n32 } else { n32 };
     team.for_chunks(n, FILL_CHUNK, |r| {
@@ -94,19 +99,21 @@ fn relabel_team(
     })?;
     // After the last barrier: no worker reads a label again during this relabel.
     if team.worker() == 0 {
-        state.height[state.s as usize].store(n32, Relaxed);
+        source_label(state, to_source);
     }
     Ok(())
 }
 
 /// Labels `base + d` on the unlabelled nodes at residual distance `d` from `root`, with
-/// steps numbered from `step` on; returns the next step's number.
+/// steps numbered from `step` on; returns the next step's number. `count`: write the size of
+/// each level into `state.levels` and the last one into `state.top` (phase 1's gap counts).
 fn search(
     queues: &QueueRing,
     state: &State,
     root: u32,
     base: u32,
     mut step: usize,
+    count: bool,
     team: &Team,
 ) -> Result<usize, Stopped> {
     // Locals: the loop below stores to atomics, after which fields read through `state` or
@@ -121,6 +128,10 @@ fn search(
         }
         height[root as usize].store(base, Relaxed);
         queues.input(step).fill([root]);
+        if count {
+            state.levels[base as usize].store(1, Relaxed);
+            state.top.store(base, Relaxed);
+        }
     }
     team.barrier()?;
     let (mut len, mut label) = (1, base + 1);
@@ -141,7 +152,7 @@ fn search(
                     let x = head[a];
                     let h = &height[x as usize];
                     if h.load(Relaxed) == UNSEEN
-                        && res[rev[a]].load(Relaxed) > 0
+                        && res[rev[a] as usize].load(Relaxed) > 0
                         && h.compare_exchange(UNSEEN, label, Relaxed, Relaxed).is_ok()
                     {
                         next.push(x);
@@ -152,30 +163,80 @@ fn search(
             next.flush();
             found
         })? as usize;
+        if count && len > 0 && team.worker() == 0 {
+            state.levels[label as usize].store(len as u32, Relaxed);
+            state.top.store(label, Relaxed);
+        }
         step += 1;
         label += 1;
     }
     Ok(step)
 }
 
-/// [`Relabeller::relabel`] on one thread: the serial searches of [`Network`] into fresh
-/// vectors. (A team of one running the loops above without steps or compare-and-swaps took
-/// 1.07x the time of this on NY and Rome, with fewer instructions; not understood.)
-///
-/// [`Network`]: super::Network
-fn relabel_alone(state: &State, to_source: bool) {
-    let res = |a: usize| state.res[a].load(Relaxed);
-    let (net, n) = (state.net, state.net.num_nodes() as u32);
-    let labels = if to_source {
-        net.exact_heights(state.s, state.t, res)
-    } else {
-        let mut h = net.distances_to(state.t, res);
-        h.iter_mut().filter(|d| **d >= n).for_each(|d| *d = n);
-        h[state.s as usize] = n;
-        h
+/// [`Relabeller::relabel`] on one thread: the same searches without steps, chunks or
+/// compare-and-swaps, over one queue.
+fn relabel_alone(state: &State, to_source: bool, queue: &mut Vec<u32>) {
+    let (net, height, res) = (state.net, &state.height[..], &state.res[..]);
+    let (head, rev) = (&net.head[..], &net.rev[..]);
+    let n32 = net.num_nodes() as u32;
+    height.iter().for_each(|h| h.store(UNSEEN, Relaxed));
+    let mut search = |root: u32, base: u32, count: bool| {
+        queue.clear();
+        queue.push(root);
+        height[root as usize].store(base, Relaxed);
+        let mut next = 0;
+        while let Some(&y) = queue.get(next) {
+            next += 1;
+            let label = height[y as usize].load(Relaxed) + 1;
+            let before = queue.len();
+            for a in net.arcs(y) {
+                // x -> y is residual when the pair of y's arc a (y -> x) has capacity.
+                // The label first: on a graph of small diameter most arcs lead to labelled
+                // nodes, whose residuals (a random access each) are then never read.
+                let x = head[a];
+                let h = &height[x as usize];
+                if h.load(Relaxed) == UNSEEN && res[rev[a] as usize].load(Relaxed) > 0 {
+                    h.store(label, Relaxed);
+                    queue.push(x);
+                }
+            }
+            if count && queue.len() > before {
+                let level = &state.levels[label as usize];
+                level.store(level.load(Relaxed) + (queue.len() - before) as u32, Relaxed);
+            }
+        }
+        if count {
+            // The last node queued has the highest label.
+            let last = *queue.last().expect("the root");
+            state
+                .top
+                .store(height[last as usize].load(Relaxed), Relaxed);
+        }
     };
-    for (x, h) in state.height.iter().zip(labels) {
-        x.store(h, Relaxed);
+    if !to_source {
+        state.levels.iter().for_each(|c| c.store(0, Relaxed));
+        state.levels[0].store(1, Relaxed);
+    }
+    search(state.t, 0, !to_source);
+    if to_source {
+        search(state.s, n32, false);
+    }
+    let unreached = if to_source { 2 * n32 } else { n32 };
+    for h in height {
+        if h.load(Relaxed) == UNSEEN {
+            h.store(unreached, Relaxed);
+        }
+    }
+    source_label(state, to_source);
+}
+
+/// Gives the source its label n, uncounting it from a level below n where the search from
+/// the sink reached it (it cannot in phase 1, where the source has no residual arc out).
+fn source_label(state: &State, to_source: bool) {
+    let n32 = state.net.num_nodes() as u32;
+    let was = state.height[state.s as usize].swap(n32, Relaxed);
+    if !to_source && was < n32 {
+        state.levels[was as usize].fetch_sub(1, Relaxed);
     }
 }
 
@@ -184,37 +245,46 @@ mod tests {
     use super::*;
     use crate::pfp::Network;
     use ordo_graph::{gen, BuildOptions, Graph};
-    use std::sync::atomic::{AtomicU32, AtomicU64};
+    use std::sync::atomic::AtomicU64;
 
     /// The labels of `g`'s network with every arc's residual capacity kept or emptied by
-    /// `keep`, from `threads` workers.
+    /// `keep`, from `threads` workers (with the level counts and the top level), and the
+    /// labels the plain searches of [`Network`] give.
     fn labels(
         g: &Graph,
         keep: impl Fn(usize) -> bool,
         to_source: bool,
         threads: usize,
-    ) -> Vec<u32> {
+    ) -> ((Vec<u32>, Vec<u32>, u32), Vec<u32>) {
         let net = Network::new(g);
         let n = net.num_nodes();
-        let state = State {
-            net: &net,
-            res: (0..net.head.len())
-                .map(|a| AtomicU64::new(if keep(a) { net.cap[a].max(1) } else { 0 }))
-                .collect(),
-            excess: (0..n).map(|_| AtomicU64::new(0)).collect(),
-            height: (0..n).map(|_| AtomicU32::new(7)).collect(),
-            s: 0,
-            t: n as u32 - 1,
-        };
+        let res = (0..net.head.len())
+            .map(|a| AtomicU64::new(if keep(a) { net.cap[a].max(1) } else { 0 }))
+            .collect();
+        let state = State::new(&net, res, 0, n as u32 - 1);
+        state.height.iter().for_each(|h| h.store(7, Relaxed));
+        state.levels.iter().for_each(|c| c.store(5, Relaxed));
         let relabeller = Relabeller::new(n, threads);
         relabeller
             .relabel(&state, to_source, &ExecConfig::new(threads))
             .unwrap();
-        state.height.iter().map(|h| h.load(Relaxed)).collect()
+        let heights = state.height.iter().map(|h| h.load(Relaxed)).collect();
+        let levels = state.levels.iter().map(|c| c.load(Relaxed)).collect();
+        let got = (heights, levels, state.top.load(Relaxed));
+        let res = |a: usize| state.res[a].load(Relaxed);
+        let expected = if to_source {
+            net.exact_heights(state.s, state.t, res)
+        } else {
+            let mut h = net.distances_to(state.t, res);
+            h.iter_mut().for_each(|d| *d = (*d).min(n as u32));
+            h[state.s as usize] = n as u32;
+            h
+        };
+        (got, expected)
     }
 
     #[test]
-    fn workers_label_as_the_serial_searches_do() {
+    fn workers_label_as_the_plain_searches_do() {
         let opts = BuildOptions::default();
         let graphs = [
             gen::road_grid(30, 20, 3, &opts).unwrap(),
@@ -227,12 +297,20 @@ mod tests {
             for cut in [0, 3, 5] {
                 let keep = |a: usize| cut == 0 || !a.is_multiple_of(cut);
                 for to_source in [false, true] {
-                    let serial = labels(g, keep, to_source, 1);
-                    let n = serial.len() as u32;
-                    assert!(serial.iter().all(|&h| h <= 2 * n));
-                    for threads in [2, 8] {
-                        let got = labels(g, keep, to_source, threads);
-                        assert!(got == serial, "cut {cut} {to_source} x{threads}");
+                    for threads in [1, 2, 8] {
+                        let (got, expected) = labels(g, keep, to_source, threads);
+                        let n = expected.len() as u32;
+                        assert!(expected.iter().all(|&h| h <= 2 * n));
+                        assert!(got.0 == expected, "cut {cut} {to_source} x{threads}");
+                        if !to_source {
+                            let mut levels = vec![0; n as usize];
+                            expected.iter().filter(|&&h| h < n).for_each(|&h| {
+                                levels[h as usize] += 1;
+                            });
+                            assert!(got.1 == levels, "levels: cut {cut} x{threads}");
+                            let top = levels.iter().rposition(|&c| c > 0).unwrap() as u32;
+                            assert!(got.2 >= top, "top: cut {cut} x{threads}");
+                        }
                     }
                 }
             }

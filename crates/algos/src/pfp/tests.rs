@@ -20,9 +20,12 @@ fn check(g: &Graph, s: u32, t: u32) -> u64 {
     let want = dinic(&Network::new(g), s, t);
     for (sched, threads) in schedulers() {
         for th in threads {
-            let out = run(g, s, t, &sched, &ExecConfig::new(th)).unwrap();
-            verify(g, s, t, &out).unwrap_or_else(|e| panic!("{} at {th}: {e}", sched.label()));
-            assert_eq!(out.flow, want, "{} at {th}", sched.label());
+            for goal in [Goal::Preflow, Goal::Flow] {
+                let at = format!("{} at {th}, {goal:?}", sched.label());
+                let out = run(g, s, t, goal, &sched, &ExecConfig::new(th)).unwrap();
+                verify(g, s, t, &out).unwrap_or_else(|e| panic!("{at}: {e}"));
+                assert_eq!(out.flow, want, "{at}");
+            }
         }
     }
     want
@@ -82,7 +85,7 @@ fn source_equal_to_sink_is_an_error() {
     let g = graph(&[(0, 1, 1)], 2);
     let sched = SchedulerConfig::parse("obim", &[]).unwrap();
     assert!(matches!(
-        run(&g, 1, 1, &sched, &ExecConfig::new(1)),
+        run(&g, 1, 1, Goal::Preflow, &sched, &ExecConfig::new(1)),
         Err(PfpError::SourceIsSink(1))
     ));
 }
@@ -91,13 +94,41 @@ fn source_equal_to_sink_is_an_error() {
 fn verify_catches_a_broken_flow() {
     let g = graph(&[(0, 1, 3), (1, 2, 3)], 3);
     let sched = SchedulerConfig::parse("obim", &[]).unwrap();
-    let mut out = run(&g, 0, 2, &sched, &ExecConfig::new(1)).unwrap();
+    let mut out = run(&g, 0, 2, Goal::Flow, &sched, &ExecConfig::new(1)).unwrap();
     verify(&g, 0, 2, &out).unwrap();
     out.arc_flow[1] -= 1;
     assert!(verify(&g, 0, 2, &out).unwrap_err().contains("conserved"));
+    // As a preflow node 1 may keep the unit, but the sink then receives less than claimed.
+    out.goal = Goal::Preflow;
+    assert!(verify(&g, 0, 2, &out)
+        .unwrap_err()
+        .contains("sink receives 2"));
     out.arc_flow[1] += 1;
     out.flow -= 1;
     assert!(verify(&g, 0, 2, &out).is_err());
+    out.flow += 1;
+    verify(&g, 0, 2, &out).unwrap();
+    // A preflow must not overdraw a node.
+    out.arc_flow[0] -= 1;
+    assert!(verify(&g, 0, 2, &out).unwrap_err().contains("overdraws"));
+}
+
+#[test]
+fn a_maximum_preflow_keeps_stranded_excess_and_cuts_at_the_sink() {
+    // The source floods node 1 (5 units) but only 1 reaches the sink: the preflow leaves 4
+    // at node 1, whose side of the cut is the source's although the source cannot reach it.
+    let g = graph(&[(0, 1, 5), (1, 2, 1), (3, 1, 2)], 4);
+    let sched = SchedulerConfig::parse("obim", &[]).unwrap();
+    for th in [1, 2] {
+        let pre = run(&g, 0, 2, Goal::Preflow, &sched, &ExecConfig::new(th)).unwrap();
+        verify(&g, 0, 2, &pre).unwrap();
+        assert_eq!((pre.flow, &pre.arc_flow[..]), (1, &[5, 1, 0][..]));
+        assert_eq!(pre.source_side, [true, true, false, true]);
+        let flow = run(&g, 0, 2, Goal::Flow, &sched, &ExecConfig::new(th)).unwrap();
+        verify(&g, 0, 2, &flow).unwrap();
+        assert_eq!((flow.flow, &flow.arc_flow[..]), (1, &[1, 1, 0][..]));
+        assert_eq!(flow.source_side, [true, true, false, true]);
+    }
 }
 
 #[test]
@@ -118,7 +149,10 @@ fn antiparallel_and_parallel_arcs_share_one_pair() {
     // One arc each way per joined pair: (0,1), (1,2), (0,2).
     assert_eq!(net.head.len(), 6);
     let a = net.arc_of_input[0];
-    assert_eq!((net.head[a], net.cap[a], net.cap[net.rev[a]]), (1, 5, 5));
+    assert_eq!(
+        (net.head[a], net.cap[a], net.cap[net.rev[a] as usize]),
+        (1, 5, 5)
+    );
     // Flow both ways across the pairs, which the verifier checks arc by arc.
     assert_eq!(check(&g, 0, 2), 5);
     assert_eq!(check(&g, 2, 0), 1);
