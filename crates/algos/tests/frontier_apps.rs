@@ -6,7 +6,7 @@ mod common;
 
 use ordo_algos::bfs::{self, direction::InEdges};
 use ordo_algos::pagerank::pull::Sweep;
-use ordo_algos::{astar, cc, kcore, mst, pagerank, sssp};
+use ordo_algos::{astar, cc, kcore, mst, pagerank, sssp, tc};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_graph, BuildOptions, EdgeList, Graph, IdBase, LoadOptions};
 use proptest::prelude::*;
@@ -321,6 +321,38 @@ proptest! {
     fn one_thread_bucket_peeling_equals_the_oracle(g in arb_undirected()) {
         let g = simple(&g);
         prop_assert_eq!(kcore::bucket::run(&g).core, kcore::serial_kcore(&g));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn triangle_loop_equals_the_serial_count(g in arb_undirected(), threads in 1usize..9) {
+        let g = simple(&g);
+        let out = tc::run_loop(&g, &ExecConfig::new(threads)).unwrap();
+        prop_assert_eq!(out.triangles, tc::serial_tc(&g));
+    }
+}
+
+#[test]
+fn triangle_loop_on_real_graphs_by_id_and_by_degree() {
+    // Roads orient by id, the social graphs by degree.
+    for (name, by_id) in [
+        ("osm-rome.gr.gz", true),
+        ("email-Enron.txt.gz", false),
+        ("CA-HepPh.txt.gz", false),
+        ("delaunay_n16.mtx.gz", true),
+    ] {
+        let Some(g) = load_shared(name, false) else {
+            continue;
+        };
+        let g = simple(&g);
+        assert_eq!(tc::orient_by_id(&g), by_id, "{name}");
+        let expected = tc::serial_tc(&g);
+        agrees_at_1_2_8(name, &expected, |cfg| {
+            tc::run_loop(&g, cfg).unwrap().triangles
+        });
     }
 }
 

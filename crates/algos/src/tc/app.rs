@@ -14,12 +14,21 @@ by_name!(
     <TcTask> -> TcOutput { g: &'a Graph }
     |me, s, cfg| tc::run(me.g, s, cfg));
 
-/// One method: counting has no order dependence, so the scheduler only orders the work
-/// (heaviest nodes first).
+/// Counting has no order dependence: the scheduled version only orders the work (heaviest
+/// nodes first); the loop hands out chunks of nodes without a scheduler.
 pub const VARIANTS: Variants = Variants {
     app: "tc",
     few_threads: None,
-    list: &[PRIORITY],
+    list: &[
+        Variant {
+            name: "loop",
+            about: "chunks of nodes on the frontier executor, edges oriented by degree only \
+                    where degrees are skewed (GAPBS's test)",
+            scheduled: false,
+            serial: false,
+        },
+        PRIORITY,
+    ],
 };
 
 pub struct Tc;
@@ -61,8 +70,10 @@ impl App for Tc {
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<TcOutput, AppError> {
-        let sched = sched.expect("tc's one method is scheduled");
-        Ok(by_name(sched, exec, &p.graph)?)
+        match sched {
+            Some(s) => Ok(by_name(s, exec, &p.graph)?),
+            None => Ok(tc::run_loop(&p.graph, exec)?),
+        }
     }
 
     fn report(out: &TcOutput) -> &RunReport {
