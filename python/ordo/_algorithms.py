@@ -267,15 +267,21 @@ def tc(
     scheduler: str = "auto",
     threads: Optional[int] = None,
     report: bool = False,
+    algo: str = "auto",
     **params: Any,
 ) -> Any:
     """The number of triangles of the undirected simple view (an int).
+
+    ``algo``: ``"loop"`` (chunks of nodes on the frontier executor; edges oriented by id
+    where degrees are even, else by degree with the heaviest nodes first), ``"priority"``
+    (one task per node on ``scheduler``, heaviest first), or ``"auto"``: the loop, unless a
+    scheduler or its parameters are given.
 
     >>> import ordo
     >>> ordo.tc(ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
     1
     """
-    return _run("tc", G, {}, "auto", scheduler, threads, params, report)
+    return _run("tc", G, {}, algo, scheduler, threads, params, report)
 
 
 def mst(

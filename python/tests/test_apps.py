@@ -99,7 +99,9 @@ def test_cc_kcore_tc_match_networkx(scheduler, threads, g):
         assert set(label[members].tolist()) == {members[0]}
     core = ordo.kcore(G, scheduler=scheduler, threads=threads)
     assert core.tolist() == [nx.core_number(H)[v] for v in range(n)]
-    assert ordo.tc(G, scheduler=scheduler, threads=threads) == sum(nx.triangles(H).values()) // 3
+    triangles = sum(nx.triangles(H).values()) // 3
+    assert ordo.tc(G, scheduler=scheduler, threads=threads) == triangles
+    assert ordo.tc(G, threads=threads, algo="loop") == triangles
 
 
 @pytest.mark.parametrize("scheduler,threads", [("auto", 2), ("pmod", 8), ("smq", 2)])
