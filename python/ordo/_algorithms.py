@@ -251,8 +251,8 @@ def kcore(
     fastest on more than one thread and on large graphs), ``"serial"`` (Batagelj-Zaversnik
     bucket peeling; faster with ``threads=1`` on graphs of up to about 2**19 nodes),
     ``"priority"`` (asynchronous h-index updates on ``scheduler``), or ``"auto"``: ``serial``
-    with ``threads=1`` on graphs of at most 2**19 nodes, else ``peel``, unless a scheduler or
-    its parameters are given.
+    with ``threads=1`` on graphs of at most 2**19 nodes (``threads=2``: 2**18), else
+    ``peel``, unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3])   # a triangle and a tail

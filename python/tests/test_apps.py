@@ -215,6 +215,7 @@ METHODS = [
     ("cc", "afforest"),
     ("kcore", "peel"),
     ("kcore", "serial"),
+    ("tc", "loop"),
     ("mst", "boruvka"),
     ("mst", "filter-kruskal"),
     ("pagerank", "pull"),
@@ -263,7 +264,8 @@ def test_methods_are_chosen_and_checked():
         ordo.kcore(G, algo="bogus")
     # On one thread, auto runs the serial method where an application has one.
     assert ordo.kcore(G, threads=1, report=True)[1]["algo"] == "serial"
-    assert ordo.kcore(G, threads=2, report=True)[1]["algo"] == "peel"
+    assert ordo.kcore(G, threads=2, report=True)[1]["algo"] == "serial"
+    assert ordo.kcore(G, threads=3, report=True)[1]["algo"] == "peel"
     assert ordo.kcore(G, threads=1, algo="peel", report=True)[1]["algo"] == "peel"
     assert ordo.mst(G, threads=1, report=True)[1]["algo"] == "filter-kruskal"
     assert ordo.bfs(G, 0, threads=1, report=True)[1]["algo"] == "direction"

@@ -31,7 +31,7 @@ pub const VARIANTS: Variants = Variants {
         },
         Variant {
             name: "serial",
-            about: "bucket peeling (Batagelj and Zaversnik 2003) on one thread; auto's choice on one thread for graphs of at most 2^19 nodes",
+            about: "bucket peeling (Batagelj and Zaversnik 2003) on one thread; auto's choice on one thread for graphs of at most 2^19 nodes, on two for 2^18",
             scheduled: false,
             serial: true,
         },
@@ -55,7 +55,8 @@ impl App for Kcore {
     const SPEC: AppSpec = AppSpec {
         name: "kcore",
         about: "Core numbers, by parallel bucketed peeling by default, bucket peeling on one \
-                thread for graphs of at most 2^19 nodes (verified against bucket peeling)",
+                thread for graphs of at most 2^19 nodes (2^18 on two threads; verified \
+                against bucket peeling)",
         after_help: None,
         examples: &["ordo kcore email-Enron.txt.gz --out core.txt"],
         params: &[],
@@ -160,7 +161,7 @@ mod tests {
     use std::sync::Arc;
 
     #[test]
-    fn auto_runs_bucket_peeling_on_one_thread_for_small_graphs_only() {
+    fn auto_runs_bucket_peeling_on_one_or_two_threads_for_small_graphs_only() {
         let g = gen::road_grid(10, 10, 1, &BuildOptions::default()).unwrap();
         let p = Undirected {
             graph: Arc::new(g),
@@ -170,7 +171,8 @@ mod tests {
         let named = |name: &str| VARIANTS.named(name).unwrap();
         let auto = |method: &str, threads| Kcore::auto_for_graph(&p, named(method), threads).name;
         assert_eq!(auto("peel", 1), "serial");
-        assert_eq!(auto("peel", 2), "peel");
+        assert_eq!(auto("peel", 2), "serial");
+        assert_eq!(auto("peel", 3), "peel");
         // A scheduler was asked for: `auto` had resolved to the scheduled method.
         assert_eq!(auto("priority", 1), "priority");
         assert!(kcore::bucket::auto_prefers(
@@ -180,6 +182,14 @@ mod tests {
         assert!(!kcore::bucket::auto_prefers(
             kcore::bucket::AUTO_MAX_NODES + 1,
             1
+        ));
+        assert!(kcore::bucket::auto_prefers(
+            kcore::bucket::AUTO_MAX_NODES / 2,
+            2
+        ));
+        assert!(!kcore::bucket::auto_prefers(
+            kcore::bucket::AUTO_MAX_NODES / 2 + 1,
+            2
         ));
     }
 }

@@ -2,7 +2,8 @@
 //! for cores decomposition of networks", 2003). On one thread it beats the parallel peel on
 //! most graphs up to a few hundred thousand nodes and loses on larger ones, where its
 //! random-access arrays leave the cache while the peel's level scans stream, so `auto` picks
-//! it on one thread for graphs of at most [`AUTO_MAX_NODES`] nodes ([`auto_prefers`]).
+//! it on one thread for graphs of at most [`AUTO_MAX_NODES`] nodes, and on two for half as
+//! many ([`auto_prefers`]).
 //! Interleaved A/B, 1 thread, medians of 3 x 7 runs, serial / peel: NY 1.00, Rome 0.91,
 //! Seattle 0.81, Luxembourg 1.11, Enron 0.92, CA-HepPh 0.85; Kronecker 20 (1M nodes) 1.98 and
 //! a 1000 x 1000 grid 1.44 (session 20). With it `auto` is never slower than the oracle, the
@@ -23,13 +24,21 @@ use ordo_exec::{RunReport, ThreadStats};
 use ordo_graph::Graph;
 use std::time::Instant;
 
-/// The largest graph, in nodes, on which `auto` runs this method on one thread.
+/// The largest graph, in nodes, on which `auto` runs this method on one thread; on two, half
+/// of it.
 pub const AUTO_MAX_NODES: usize = 1 << 19;
 
 /// Whether `auto` prefers this method to the parallel peel for a graph of `nodes` nodes on
-/// `threads` threads (module docs).
+/// `threads` threads (module docs). On two threads the peel's rounds cost a barrier each and
+/// small road graphs have hundreds of them: interleaved at 2 threads, serial / peel, medians
+/// of 9 in two runs: Seattle 0.51 and 0.65, Luxembourg 0.40 and 0.28, CA-HepPh 0.79 and 0.78,
+/// Rome 0.85 and 1.11, Enron 1.06 and 0.94; NY (264K nodes) 1.47 and 0.96 (session 23).
 pub fn auto_prefers(nodes: usize, threads: usize) -> bool {
-    threads == 1 && nodes <= AUTO_MAX_NODES
+    match threads {
+        1 => nodes <= AUTO_MAX_NODES,
+        2 => nodes <= AUTO_MAX_NODES / 2,
+        _ => false,
+    }
 }
 
 /// Core numbers of the undirected simple graph `g` (fewer than 2^32 nodes, as every graph).
