@@ -12,7 +12,7 @@ use ordo_sched::SchedulerConfig;
 use serde_json::json;
 use std::sync::Arc;
 
-/// One method: preflow-push, highest label first, on the scheduler.
+/// One method: preflow-push on the scheduler (priority: highest label first).
 pub const VARIANTS: Variants = Variants {
     app: "pfp",
     few_threads: None,
@@ -36,8 +36,8 @@ impl App for Pfp {
 
     const SPEC: AppSpec = AppSpec {
         name: "pfp",
-        about: "Maximum flow by preflow-push, highest label first (verified: flow, minimum cut, \
-                Dinic)",
+        about: "Maximum flow by preflow-push with global relabelling and the gap heuristic \
+                (verified: preflow, minimum cut, Dinic)",
         after_help: Some(
             "Capacities are the edge weights (1 when unweighted). --out writes each node's \
              side of the minimum cut: `id S` or `id T`.",

@@ -3,7 +3,8 @@
 //!
 //! Each active node (positive excess, not the source or sink) is one task at priority
 //! 2n - height, so schedulers serve the highest labels first (seed 002 §1: "processing nodes
-//! in decreasing height order improves work-efficiency"). A task discharges its node in the
+//! in decreasing height order improves work-efficiency"), in buckets of 2^delta labels; the
+//! default delta puts every label in one bucket, FIFO order ([`default_delta`]). A task discharges its node in the
 //! lock-free manner of Hong (2008): find the lowest neighbour along a residual arc; if it is
 //! lower than the node, push min(excess, residual) to it with atomic adds, else relabel the
 //! node to one above it and go on (its new label is above all it had, so highest-label order

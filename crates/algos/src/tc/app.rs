@@ -22,8 +22,8 @@ pub const VARIANTS: Variants = Variants {
     list: &[
         Variant {
             name: "loop",
-            about: "chunks of nodes on the frontier executor, edges oriented by degree only \
-                    where degrees are skewed (GAPBS's test)",
+            about: "chunks of nodes on the frontier executor, edges oriented by id where \
+                    degrees are even and none exceeds sqrt(2m), else by degree",
             scheduled: false,
             serial: false,
         },
@@ -45,7 +45,7 @@ impl App for Tc {
         examples: &["ordo tc facebook_combined.txt.gz --scheduler fifo"],
         params: &[],
         variants: &VARIANTS,
-        headline: &["triangles"],
+        headline: &["algo", "triangles"],
         no_per_node: Some("tc counts triangles in total and has no per-node output for --out"),
         no_scheduler: None,
         simulated: true,
@@ -102,9 +102,10 @@ impl App for Tc {
         p: &Undirected,
         out: &TcOutput,
         _expected: Option<&u64>,
-        _ctx: &RunContext<'_>,
+        ctx: &RunContext<'_>,
     ) -> serde_json::Value {
         json!({
+            "algo": ctx.method.name,
             "undirected_edges": p.graph.num_edges() / 2,
             "prep_s": p.prep_s,
             "triangles": out.triangles,
