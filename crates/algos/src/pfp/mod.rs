@@ -4,8 +4,9 @@
 //! Each active node (positive excess, not the source or sink) is one task at priority
 //! 2n - height, so schedulers serve the highest labels first (seed 002 §1: "processing nodes
 //! in decreasing height order improves work-efficiency"), in buckets of 2^delta labels; the
-//! default delta puts every label in one bucket, FIFO order ([`default_delta`]). A task discharges its node in the
-//! lock-free manner of Hong (2008): find the lowest neighbour along a residual arc; if it is
+//! default delta puts every label in one bucket, FIFO order ([`default_delta`]). A task
+//! discharges its node in the lock-free manner of Hong (2008): find the lowest neighbour
+//! along a residual arc; if it is
 //! lower than the node, push min(excess, residual) to it with atomic adds, else relabel the
 //! node to one above it and go on (its new label is above all it had, so highest-label order
 //! would serve it next: Galois' discharge goes on too; rescheduling it instead made 1.7x the
@@ -37,9 +38,9 @@
 //! **Verification** ([`verify`]) needs no second algorithm: capacities hold on every arc, no
 //! node but the source sends out more than it receives (every node conserves flow, for a
 //! flow), the sink receives the value, and the nodes that cannot reach the sink in the
-//! residual graph form a cut whose capacity equals the value. A preflow carries a flow of the value
-//! its sink receives (decompose it into paths and cycles), and no flow exceeds a cut, so
-//! this proves the value maximum. The serial oracle ([`dinic`]) gives the value
+//! residual graph form a cut whose capacity equals the value. A preflow carries a flow of the
+//! value its sink receives (decompose it into paths and cycles), and no flow exceeds a cut,
+//! so this proves the value maximum. The serial oracle ([`dinic`]) gives the value
 //! independently as well.
 //!
 //! Capacities are the edge weights (1 on unweighted graphs); self-loops are ignored.
@@ -53,6 +54,7 @@ mod relabel;
 pub use dinic::dinic;
 pub use network::Network;
 
+use ordo_exec::frontier::{zeroed_u32s, zeroed_u64s};
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::{ConfigError, Handle, Scheduler, SchedulerConfig, SchedulerVisitor};
@@ -155,9 +157,9 @@ impl<'n> State<'n> {
         State {
             net,
             res,
-            excess: (0..n).map(|_| AtomicU64::new(0)).collect(),
-            height: (0..n).map(|_| AtomicU32::new(0)).collect(),
-            levels: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            excess: zeroed_u64s(n),
+            height: zeroed_u32s(n),
+            levels: zeroed_u32s(n),
             top: AtomicU32::new(0),
             s,
             t,
@@ -193,7 +195,11 @@ impl<'n> State<'n> {
         let n = self.net.num_nodes();
         if (to as usize) < n {
             self.levels[to as usize].fetch_add(1, Relaxed);
-            self.top.fetch_max(to, Relaxed);
+            // A read first: most relabels stay below the top, and an unconditional
+            // read-modify-write would take the shared line from every other worker.
+            if to > self.top.load(Relaxed) {
+                self.top.fetch_max(to, Relaxed);
+            }
         }
         if self.levels[from as usize].fetch_sub(1, Relaxed) != 1 {
             return false;

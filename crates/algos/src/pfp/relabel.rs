@@ -172,7 +172,9 @@ fn search(
         // there, put by worker 0 (seen: a hang on grid1m at 2 threads).
         len = if bottom_up {
             // Each unlabelled node is its chunk's worker's alone: no compare-and-swap. A node
-            // labelled in this step has `label`, so none is taken for the frontier.
+            // labelled in this step has `label`, so none is taken for the frontier. Relaxed:
+            // the frontier's labels were published by the barrier ending the last step, and
+            // residuals are not written during a relabel (as in the top-down step below).
             team.for_chunks(n, BOTTOM_UP_CHUNK, |r| {
                 let mut found = 0;
                 for x in r {
@@ -231,9 +233,9 @@ fn search(
 fn relabel_alone(state: &State, to_source: bool, queue: &mut Vec<u32>) {
     let (net, height, res) = (state.net, &state.height[..], &state.res[..]);
     let (head, rev) = (&net.head[..], &net.rev[..]);
-    let n32 = net.num_nodes() as u32;
-    height.iter().for_each(|h| h.store(UNSEEN, Relaxed));
     let n = net.num_nodes();
+    let n32 = n as u32;
+    height.iter().for_each(|h| h.store(UNSEEN, Relaxed));
     let mut search = |root: u32, base: u32, count: bool| {
         queue.clear();
         queue.push(root);

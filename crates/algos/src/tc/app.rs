@@ -23,7 +23,7 @@ pub const VARIANTS: Variants = Variants {
         Variant {
             name: "loop",
             about: "chunks of nodes on the frontier executor, edges oriented by id where \
-                    degrees are even and none exceeds sqrt(2m), else by degree",
+                    degrees are even and none exceeds 2 sqrt(m), else by degree",
             scheduled: false,
             serial: false,
         },

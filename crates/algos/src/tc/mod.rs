@@ -10,9 +10,9 @@
 //!
 //! Two methods share that counting: [`run`], one task per node on a priority scheduler
 //! (the papers' version), and [`run_loop`], chunks of nodes on the frontier executor (the
-//! default), which orients by id instead of degree where degrees are even ([`skewed`], GAPBS's
-//! test): each node's lower neighbours are then a prefix of its sorted list, and no oriented
-//! copy of the graph is built.
+//! default), which orients by id instead of degree where degrees are even and no hub stands
+//! out ([`orient_by_id`]; [`skewed`] is GAPBS's test): each node's lower neighbours are then a
+//! prefix of its sorted list, and no oriented copy of the graph is built.
 //!
 //! The serial oracle takes another route: it intersects the sorted out-lists of u and v by
 //! merging.
@@ -70,6 +70,20 @@ impl Oriented {
     #[inline]
     pub fn out(&self, v: u32) -> &[u32] {
         &self.targets[self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize]
+    }
+
+    /// The triangles whose lowest-rank node is `u`: its out-neighbours marked in this
+    /// thread's bitmap of `words` words ([`with_marked`]), probed from each out-list of them.
+    #[inline]
+    pub fn count(&self, words: usize, u: u32) -> u64 {
+        let out = self.out(u);
+        with_marked(words, out, |marked| {
+            out.iter().map(|&v| marked.count_in(self.out(v))).sum()
+        })
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        self.offsets.len() - 1
     }
 }
 
@@ -156,12 +170,8 @@ pub fn run<S: Scheduler<TcTask>>(
     });
     let words = g.num_nodes().div_ceil(64);
     let mut report = for_each(sched, initial, cfg, |task, ctx| {
-        let out = dag.out(task.node);
-        let found = with_marked(words, out, |marked| {
-            out.iter().map(|&v| marked.count_in(dag.out(v))).sum()
-        });
-        ctx.count(TRIANGLES, found);
-        ctx.count(INTERSECTIONS, out.len() as u64);
+        ctx.count(TRIANGLES, dag.count(words, task.node));
+        ctx.count(INTERSECTIONS, dag.out(task.node).len() as u64);
     })?;
     // The orientation is part of the count (GAPBS's time includes its relabelling too).
     report.time = start.elapsed();
@@ -192,9 +202,10 @@ pub fn skewed(g: &Graph) -> bool {
     mean / 1.3 > sample[k / 2] as f64
 }
 
-/// Whether [`run_loop`] orients by id: degrees not [`skewed`], and none above `sqrt(2m)`, the
-/// bound degree ordering gives every out-list (one hub among even degrees would otherwise be
-/// scanned from each of its higher neighbours).
+/// Whether [`run_loop`] orients by id: degrees not [`skewed`], and none above `2 sqrt(m)` for
+/// m edges (`num_edges`, which counts both arcs of an edge, is 2m), within a small factor of
+/// the `sqrt(2m)` that degree ordering gives every out-list (one hub among even degrees would
+/// otherwise be scanned from each of its higher neighbours).
 pub fn orient_by_id(g: &Graph) -> bool {
     let max_degree = (0..g.num_nodes() as u32)
         .map(|v| g.out_degree(v))
@@ -263,7 +274,7 @@ pub fn run_loop(g: &Graph, cfg: &ExecConfig) -> Result<TcOutput, ExecError> {
         })?
     } else {
         let dag = Oriented::new(g);
-        let order = heaviest_first(&dag, n);
+        let order = heaviest_first(&dag);
         run_team(cfg, |team| count_oriented(team, &dag, &order, words))?
     };
     let report = RunReport::from_threads(start.elapsed(), stats);
@@ -276,7 +287,8 @@ pub fn run_loop(g: &Graph, cfg: &ExecConfig) -> Result<TcOutput, ExecError> {
 
 /// The nodes with at least two out-neighbours in `dag`, in decreasing order of out-degree (a
 /// counting sort: out-degrees are at most `sqrt(2m)`).
-fn heaviest_first(dag: &Oriented, n: usize) -> Vec<u32> {
+fn heaviest_first(dag: &Oriented) -> Vec<u32> {
+    let n = dag.num_nodes();
     let degree = |v: u32| dag.out(v).len();
     let max = (0..n as u32).map(degree).max().unwrap_or(0);
     // starts[d]: where the nodes of out-degree d begin, the largest degrees first.
@@ -309,20 +321,13 @@ fn count_oriented(
     order: &[u32],
     words: usize,
 ) -> Result<ThreadStats, Stopped> {
-    let out = |v: u32| dag.out(v);
     let mut stats = ThreadStats::default();
     team.for_chunks(order.len(), CHUNK, |range| {
+        // `order` holds only nodes of two out-neighbours or more.
         for &u in &order[range] {
-            let list = out(u);
-            if list.len() < 2 {
-                continue;
-            }
-            let found: u64 = with_marked(words, list, |marked| {
-                list.iter().map(|&v| marked.count_in(out(v))).sum()
-            });
             stats.tasks += 1;
-            stats.app[TRIANGLES] += found;
-            stats.app[INTERSECTIONS] += list.len() as u64;
+            stats.app[TRIANGLES] += dag.count(words, u);
+            stats.app[INTERSECTIONS] += dag.out(u).len() as u64;
         }
         0
     })?;
