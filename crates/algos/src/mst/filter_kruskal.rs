@@ -14,9 +14,17 @@
 //! part is sorted by a radix sort on the weight alone ([`weight_sort`](super::weight_sort));
 //! on a graph whose adjacency is not sorted, by comparisons.
 //!
-//! **Memory.** Every part has a scratch slice of its length: a split writes the light edges
-//! into the scratch and packs the heavy ones at the front of the part, so each side comes out
-//! with a free slice of its own length for its own split, in one pass with nothing copied back.
+//! **Memory.** The whole edge list is never built when the first split is needed (social and
+//! Kronecker graphs): the pivot is sampled from the graph's arcs, only the light edges are
+//! listed (one pass over the graph) and solved, and a second pass lists the heavy edges whose
+//! ends the light forest has not joined (few: 168K of Kronecker 20's 15.7M edges). Below
+//! that, every part has a scratch slice of its length: a split writes the light edges into
+//! the scratch and packs the heavy ones at the front of the part, so each side comes out with
+//! a free slice of its own length for its own split, in one pass with nothing copied back.
+//! Kronecker 20 (a 260 MB graph): peak 549 -> 419 MB, for a second pass over the graph that
+//! costs 1.10-1.15x the time at 1 and 2 threads (interleaved: 279-296 -> 311-336 ms at one,
+//! 217 -> 236-259 at two). Road graphs, whose edges nearly all join the forest, are sorted
+//! whole as before.
 //!
 //! **Without branches on the edge.** Whether an edge is light is a coin toss; a split writes
 //! every edge to both destinations and moves one cursor on. Splitting with a branch and a
@@ -50,6 +58,8 @@ const SORT_BELOW: usize = 1 << 12;
 /// A part with at most this many edges per merge still to come is sorted whole too: filtering
 /// could drop few of its edges (road networks: most edges are in the forest).
 const SORT_PER_MERGE: usize = 2;
+/// Arcs whose heavy edges [`list_joining`] gathers before it looks them up.
+const HEAVY_RUN: usize = 256;
 /// Edges sampled for a pivot (odd, so the sample has a median).
 const PIVOT_SAMPLE: usize = 31;
 /// Filters of at least this many edges are shared by the team: starting a team
@@ -62,52 +72,49 @@ pub const PARALLEL_FROM: usize = if cfg!(test) { 1 << 8 } else { 1 << 16 };
 pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
     let start = Instant::now();
     let team = (cfg.threads > 1).then_some(cfg);
-    let edges = match team {
-        Some(cfg) => edges_in_parallel(g, cfg)?,
-        None => super::edges_of(g),
-    };
-    forest_of(g, edges, team, start)
+    let mut forest = Forest::new(g, team);
+    // Each edge is two arcs of the undirected simple view.
+    let edges = g.num_edges() / 2;
+    if !forest.sorts_whole(edges) {
+        // The first split is made while listing (module docs, Memory): the light edges are
+        // listed, solved and dropped; the heavy ones are listed only if they still join two
+        // components.
+        let pivot = key(&forest.pivot(g.num_edges(), |i| arc_edge(g, i)));
+        let light = list_edges(g, cfg, |e| key(e) <= pivot)?;
+        // The heavy edges are looked at by the listing's filter.
+        forest.filtered += edges.saturating_sub(light.len()) as u64;
+        forest.solve_list(light)?;
+        let joining = list_joining(g, cfg, pivot, &forest.parent)?;
+        forest.solve_list(joining)?;
+    } else {
+        let edges = match team {
+            Some(cfg) => list_edges(g, cfg, |_| true)?,
+            None => super::edges_of(g),
+        };
+        forest.solve_list(edges)?;
+    }
+    Ok(forest.finish(start))
 }
 
 /// The forest of `g` from its edges in any order (timed from `start`).
+#[cfg(test)]
 fn forest_of(
     g: &Graph,
-    mut edges: Vec<Edge>,
+    edges: Vec<Edge>,
     team: Option<&ExecConfig>,
     start: Instant,
 ) -> Result<MstOutput, ExecError> {
-    let n = g.num_nodes();
-    let ab_ordered = edges.is_sorted_by_key(|e| (e.a, e.b));
-    // Nodes with an edge: the forest has fewer edges than that (isolated ids do not count:
-    // CA-HepPh's file numbers 89K ids, 12K of them with edges).
-    let linked = (0..n as u32).filter(|&v| g.out_degree(v) > 0).count();
-    let mut forest = Forest {
-        merges_left: linked.saturating_sub(1),
-        parent: (0..n as u32).map(AtomicU32::new).collect(),
-        edges: Vec::with_capacity(n.saturating_sub(1)),
-        filtered: 0,
-        rng: 0x9E37_79B9_7F4A_7C15,
-        ab_ordered,
-        team,
-    };
-    let mut scratch = zeroed_edges(edges.len());
-    forest.solve(&mut edges, &mut scratch)?;
-    let time = start.elapsed();
-    let mut edges = forest.edges;
-    // Parts are solved lightest first and each in order, so the forest comes out sorted.
-    debug_assert!(edges.is_sorted());
-    edges.shrink_to_fit();
-    let workers = team.map_or(1, |cfg| cfg.threads);
-    let mut stats = vec![ThreadStats::default(); workers];
-    stats[0].tasks = forest.filtered;
-    Ok(MstOutput {
-        weight: edges.iter().map(|e| e.weight as u64).sum(),
-        merges: edges.len() as u64,
-        edges,
-        stale_tasks: 0,
-        edges_scanned: forest.filtered,
-        report: RunReport::from_threads(time, stats),
-    })
+    let mut forest = Forest::new(g, team);
+    forest.solve_list(edges)?;
+    Ok(forest.finish(start))
+}
+
+/// The edge of `g`'s arc number `i` (found by a binary search for its tail).
+fn arc_edge(g: &Graph, i: usize) -> Edge {
+    let offsets = g.offsets();
+    let tail = offsets.partition_point(|&o| o as usize <= i) - 1;
+    let weight = g.weights().map_or(1, |w| w[i]);
+    Edge::new(tail as u32, g.targets()[i], weight)
 }
 
 /// `len` edges of weight 0 from node 0 to node 0, from zeroed memory: a large block comes
@@ -129,34 +136,57 @@ fn zeroed_edges(len: usize) -> Vec<Edge> {
     }
 }
 
-/// The edges of `g` as [`edges_of`](super::edges_of) lists them, the nodes split between
-/// the team by arcs: each worker counts its nodes' edges, then writes them at their place.
-fn edges_in_parallel(g: &Graph, cfg: &ExecConfig) -> Result<Vec<Edge>, ExecError> {
+/// The edges of `g` that `keep` accepts, in the order [`edges_of`](super::edges_of) lists
+/// them, the nodes split between the team by arcs: each worker counts its nodes' edges, then
+/// writes them at their place.
+fn list_edges(
+    g: &Graph,
+    cfg: &ExecConfig,
+    keep: impl Fn(&Edge) -> bool + Sync,
+) -> Result<Vec<Edge>, ExecError> {
     let (offsets, targets, weights) = (g.offsets(), g.targets(), g.weights());
-    let (n, arcs, workers) = (g.num_nodes(), targets.len() as u64, cfg.threads);
-    // Worker w lists nodes bounds[w]..bounds[w + 1], about arcs / workers arcs.
-    let bounds: Vec<usize> = (0..=workers)
-        .map(|w| {
-            offsets[..n].partition_point(|&o| {
-                (o as u128) * (workers as u128) < (w as u128) * (arcs as u128)
-            })
-        })
-        .map(|v| v.min(n))
-        .collect();
+    let bounds = node_bounds(g, cfg.threads);
     // Node v's first arc and its targets.
     let arcs_of = |v: usize| {
         let first = offsets[v] as usize;
         (first, &targets[first..offsets[v + 1] as usize])
     };
+    let weight = |i: usize| weights.map_or(1, |ws| ws[i]);
+    if cfg.threads == 1 {
+        // One pass into room for every arc: the pages past the kept edges are never touched,
+        // so they cost address space, not memory.
+        let mut edges = Vec::with_capacity(targets.len());
+        let slots = edges.spare_capacity_mut();
+        let mut len = 0;
+        for v in 0..g.num_nodes() {
+            let (first, list) = arcs_of(v);
+            let v = v as u32;
+            for (i, &t) in list.iter().enumerate() {
+                let e = Edge::new(v, t, weight(first + i));
+                // As in the team's loop below; `len` is at most the arcs seen before this one.
+                slots[len].write(e);
+                len += ((t > v) & keep(&e)) as usize;
+            }
+        }
+        // SAFETY: the first `len` slots were written (each before `len` moved past it).
+        unsafe { edges.set_len(len) };
+        return Ok(edges);
+    }
     let (counts, _) = run_team(cfg, |team| {
         let w = team.worker();
         Ok((bounds[w]..bounds[w + 1])
-            .map(|v| arcs_of(v).1.iter().filter(|&&t| t as usize > v).count())
+            .map(|v| {
+                let (first, list) = arcs_of(v);
+                let v = v as u32;
+                let kept =
+                    |(i, &t): (usize, &u32)| t > v && keep(&Edge::new(v, t, weight(first + i)));
+                list.iter().enumerate().filter(|&a| kept(a)).count()
+            })
             .sum::<usize>())
     })?;
     let mut edges = zeroed_edges(counts.iter().sum());
     let mut rest = edges.as_mut_slice();
-    let mut slices = Vec::with_capacity(workers);
+    let mut slices = Vec::with_capacity(cfg.threads);
     for &count in &counts {
         let (mine, after) = std::mem::take(&mut rest).split_at_mut(count);
         slices.push(Mutex::new(mine));
@@ -170,19 +200,75 @@ fn edges_in_parallel(g: &Graph, cfg: &ExecConfig) -> Result<Vec<Edge>, ExecError
             let (first, list) = arcs_of(v);
             let v = v as u32;
             for (i, &t) in list.iter().enumerate() {
-                let weight = weights.map_or(1, |ws| ws[first + i]);
-                // Every arc is written at the cursor, which moves on only for an edge (no
+                let e = Edge::new(v, t, weight(first + i));
+                // Every arc is written at the cursor, which moves on only for a kept edge (no
                 // branch on `t > v`); the slot check fails only once the slice is full.
                 if let Some(slot) = out.get_mut(len) {
-                    *slot = Edge::new(v, t, weight);
+                    *slot = e;
                 }
-                len += (t > v) as usize;
+                len += ((t > v) & keep(&e)) as usize;
             }
         }
         debug_assert_eq!(len, out.len());
         Ok(())
     })?;
     Ok(edges)
+}
+
+/// The edges of `g` heavier than `pivot` whose ends `parent` has in different components, in
+/// the order of [`list_edges`]. Each worker collects its nodes' survivors (few: the light
+/// forest has joined most ends), then they are moved together. Only finds run meanwhile.
+fn list_joining(
+    g: &Graph,
+    cfg: &ExecConfig,
+    pivot: u128,
+    parent: &[AtomicU32],
+) -> Result<Vec<Edge>, ExecError> {
+    let (offsets, targets, weights) = (g.offsets(), g.targets(), g.weights());
+    let bounds = node_bounds(g, cfg.threads);
+    let (parts, _) = run_team(cfg, |team| {
+        let w = team.worker();
+        let mut kept = Vec::new();
+        // The heavy edges of a run of arcs, gathered without a branch on the coin toss of
+        // their weight, then looked up.
+        let mut heavy = [Edge::new(0, 0, 0); HEAVY_RUN];
+        for v in bounds[w]..bounds[w + 1] {
+            let (start, end) = (offsets[v] as usize, offsets[v + 1] as usize);
+            let v = v as u32;
+            // v's root, found at its first heavy edge: no link happens during the pass.
+            let mut root = None;
+            for first in (start..end).step_by(HEAVY_RUN) {
+                let run = first..end.min(first + HEAVY_RUN);
+                let mut len = 0;
+                for (i, &t) in run.clone().zip(&targets[run]) {
+                    let e = Edge::new(v, t, weights.map_or(1, |ws| ws[i]));
+                    heavy[len] = e;
+                    len += ((t > v) & (key(&e) > pivot)) as usize;
+                }
+                if len == 0 {
+                    continue;
+                }
+                let r = *root.get_or_insert_with(|| find(parent, v));
+                // `t > v`: the edge's larger end is t.
+                kept.extend(heavy[..len].iter().filter(|e| find(parent, e.b) != r));
+            }
+        }
+        Ok(kept)
+    })?;
+    Ok(parts.concat())
+}
+
+/// Node bounds that give each of `workers` workers about as many arcs: worker w lists nodes
+/// `bounds[w]..bounds[w + 1]`.
+fn node_bounds(g: &Graph, workers: usize) -> Vec<usize> {
+    let (offsets, n) = (g.offsets(), g.num_nodes());
+    let arcs = g.num_edges() as u128;
+    (0..=workers)
+        .map(|w| {
+            offsets[..n].partition_point(|&o| (o as u128) * (workers as u128) < (w as u128) * arcs)
+        })
+        .map(|v| v.min(n))
+        .collect()
 }
 
 /// The key the edges are ordered by, as one integer: compared without branches.
@@ -216,7 +302,56 @@ struct Forest<'c> {
     team: Option<&'c ExecConfig>,
 }
 
-impl Forest<'_> {
+impl<'c> Forest<'c> {
+    fn new(g: &Graph, team: Option<&'c ExecConfig>) -> Self {
+        let n = g.num_nodes();
+        // Nodes with an edge: the forest has fewer edges than that (isolated ids do not count:
+        // CA-HepPh's file numbers 89K ids, 12K of them with edges).
+        let linked = (0..n as u32).filter(|&v| g.out_degree(v) > 0).count();
+        Forest {
+            merges_left: linked.saturating_sub(1),
+            parent: (0..n as u32).map(AtomicU32::new).collect(),
+            edges: Vec::with_capacity(n.saturating_sub(1)),
+            filtered: 0,
+            rng: 0x9E37_79B9_7F4A_7C15,
+            ab_ordered: true,
+            team,
+        }
+    }
+
+    /// Whether a part of `len` edges is sorted and scanned whole rather than split.
+    fn sorts_whole(&self, len: usize) -> bool {
+        len <= SORT_BELOW.max(SORT_PER_MERGE * self.merges_left)
+    }
+
+    /// Solves a list of edges lighter than every edge still to come, with a scratch of its
+    /// length; both are freed before this returns.
+    fn solve_list(&mut self, mut edges: Vec<Edge>) -> Result<(), ExecError> {
+        self.ab_ordered = edges.is_sorted_by_key(|e| (e.a, e.b));
+        let mut scratch = zeroed_edges(edges.len());
+        self.solve(&mut edges, &mut scratch)
+    }
+
+    /// The result, timed from `start`.
+    fn finish(self, start: Instant) -> MstOutput {
+        let time = start.elapsed();
+        let mut edges = self.edges;
+        // Parts are solved lightest first and each in order, so the forest comes out sorted.
+        debug_assert!(edges.is_sorted());
+        edges.shrink_to_fit();
+        let workers = self.team.map_or(1, |cfg| cfg.threads);
+        let mut stats = vec![ThreadStats::default(); workers];
+        stats[0].tasks = self.filtered;
+        MstOutput {
+            weight: edges.iter().map(|e| e.weight as u64).sum(),
+            merges: edges.len() as u64,
+            edges,
+            stale_tasks: 0,
+            edges_scanned: self.filtered,
+            report: RunReport::from_threads(time, stats),
+        }
+    }
+
     /// The root of `x`, halving the path, with no team running: every step stores (the shared
     /// [`find`] skips stores that change nothing, to keep other workers' caches; alone, the
     /// test costs more: the scan of grid1m took 47-49 ms with it, 40-44 without).
@@ -243,7 +378,7 @@ impl Forest<'_> {
     /// as `part`.
     fn solve(&mut self, part: &mut [Edge], scratch: &mut [Edge]) -> Result<(), ExecError> {
         debug_assert_eq!(part.len(), scratch.len());
-        if part.len() <= SORT_BELOW.max(SORT_PER_MERGE * self.merges_left) {
+        if self.sorts_whole(part.len()) {
             if self.ab_ordered {
                 sort_by_weight(part, scratch);
             } else {
@@ -252,7 +387,7 @@ impl Forest<'_> {
             self.scan(part);
             return Ok(());
         }
-        let pivot = key(&self.pivot(part));
+        let pivot = key(&self.pivot(part.len(), |i| part[i]));
         let Split {
             light,
             light_scratch,
@@ -304,12 +439,13 @@ impl Forest<'_> {
         Ok(len)
     }
 
-    /// The median of a few edges drawn at random (a fixed sequence, so runs repeat).
-    fn pivot(&mut self, part: &[Edge]) -> Edge {
-        let mut sample = [part[0]; PIVOT_SAMPLE];
+    /// The median of a few of `len` edges drawn at random, `edge(i)` being the `i`-th (a fixed
+    /// sequence, so runs repeat).
+    fn pivot(&mut self, len: usize, edge: impl Fn(usize) -> Edge) -> Edge {
+        let mut sample = [Edge::new(0, 0, 0); PIVOT_SAMPLE];
         for s in sample.iter_mut() {
             self.rng = ordo_graph::mix64(self.rng);
-            *s = part[(self.rng % part.len() as u64) as usize];
+            *s = edge((self.rng % len as u64) as usize);
         }
         sample.sort_unstable();
         sample[PIVOT_SAMPLE / 2]
