@@ -32,10 +32,12 @@ pub const AUTO_MAX_NODES: usize = 1 << 19;
 /// `threads` threads (module docs). On two threads the peel's rounds cost a barrier each and
 /// small road graphs have hundreds of them: interleaved at 2 threads, serial / peel, medians
 /// of 9 in two runs: Seattle 0.51 and 0.65, Luxembourg 0.40 and 0.28, CA-HepPh 0.79 and 0.78,
-/// Rome 0.85 and 1.11, Enron 1.06 and 0.94; NY (264K nodes) 1.47 and 0.96 (session 23). Not
-/// settled: the peel's 2-thread times on that VM were bimodal (Luxembourg 0.9-1.0 or 2.5-5 ms
-/// within one process, this method a steady 1.2-1.3), and a `compare.py` run that caught its
-/// fast mode had it ahead on Rome, Seattle, Luxembourg and Enron.
+/// Rome 0.85 and 1.11, Enron 1.06 and 0.94; NY (264K nodes) 1.47 and 0.96 (session 23). The
+/// peel's 2-thread times on that VM are bimodal (Luxembourg 0.9-1.0 or 2.5-5 ms within one
+/// process, this method a steady 1.2-1.3), and one `compare.py` run caught its fast mode. Three
+/// interleaved rounds of `--repeat 5` in session 24, ms at 2 threads, serial against peel:
+/// Rome 3.4-7.4 against 5.6-11.8, Luxembourg 1.2-2.7 against 1.2-7.2, Seattle 2.3-3.3
+/// against 2.0-6.1, Enron 1.8-2.2 against 1.8-44 (a process's first two runs took 38-44 ms).
 pub fn auto_prefers(nodes: usize, threads: usize) -> bool {
     match threads {
         1 => nodes <= AUTO_MAX_NODES,
