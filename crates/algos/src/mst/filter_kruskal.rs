@@ -24,7 +24,10 @@
 //! Kronecker 20 (a 260 MB graph): peak 549 -> 419 MB, for a second pass over the graph that
 //! costs 1.10-1.15x the time at 1 and 2 threads (interleaved: 279-296 -> 311-336 ms at one,
 //! 217 -> 236-259 at two). Road graphs, whose edges nearly all join the forest, are sorted
-//! whole as before.
+//! whole; from [`BUCKETED_FROM`] edges on they are listed straight into buckets of weight
+//! ([`weight_buckets`](super::weight_buckets)) and each bucket sorted with a scratch of its
+//! own length, and the forest is packed into the list: a 1000x1000 grid (a 39 MB graph)
+//! peaks at 72 MB instead of 106.
 //!
 //! **Without branches on the edge.** Whether an edge is light is a coin toss; a split writes
 //! every edge to both destinations and moves one cursor on. Splitting with a branch and a
@@ -44,6 +47,7 @@
 //! graphs, where the whole edge list is sorted at once and the scan is most of the time:
 //! 0.90-1.02x.
 
+use super::weight_buckets::list_bucketed;
 use super::weight_sort::sort_by_weight;
 use super::{Edge, MstOutput};
 use crate::parents::find;
@@ -60,6 +64,14 @@ const SORT_BELOW: usize = 1 << 12;
 const SORT_PER_MERGE: usize = 2;
 /// Arcs whose heavy edges [`list_joining`] gathers before it looks them up.
 const HEAVY_RUN: usize = 256;
+/// Edges from which a list sorted whole is listed into buckets of weight
+/// ([`list_bucketed`]) rather than sorted with a scratch as long as itself. Below, list and
+/// scratch are at most 24 MB and the one pass over the graph was faster (USA-road-d.NY, 366K
+/// edges: 10.7-10.9 against 12.0-13.1 ms at 1 thread); on a 1000x1000 grid (2M edges) the
+/// buckets took 52 against 51 ms at 1 thread and 48 against 55 at 2, and a process's first
+/// run, which faults its memory in, 51-60 against 67-112 ms.
+/// (Unit tests list far smaller graphs into buckets, to run that path.)
+const BUCKETED_FROM: usize = if cfg!(test) { 1 << 9 } else { 1 << 20 };
 /// Edges sampled for a pivot (odd, so the sample has a median).
 const PIVOT_SAMPLE: usize = 31;
 /// Filters of at least this many edges are shared by the team: starting a team
@@ -86,12 +98,18 @@ pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
         forest.solve_list(light)?;
         let joining = list_joining(g, cfg, pivot, &forest.parent)?;
         forest.solve_list(joining)?;
-    } else {
+    } else if edges < BUCKETED_FROM {
         let edges = match team {
             Some(cfg) => list_edges(g, cfg, |_| true)?,
             None => super::edges_of(g),
         };
         forest.solve_list(edges)?;
+    } else {
+        // Nearly every edge joins the forest (road graphs), and the list is large: no split,
+        // and no scratch as long as the list (module docs, Memory).
+        let workers = team.map_or(1, |cfg| cfg.threads);
+        let (edges, starts) = list_bucketed(g, cfg, &node_bounds(g, workers))?;
+        forest.solve_bucketed(edges, &starts);
     }
     Ok(forest.finish(start))
 }
@@ -260,7 +278,7 @@ fn list_joining(
 
 /// Node bounds that give each of `workers` workers about as many arcs: worker w lists nodes
 /// `bounds[w]..bounds[w + 1]`.
-fn node_bounds(g: &Graph, workers: usize) -> Vec<usize> {
+pub(super) fn node_bounds(g: &Graph, workers: usize) -> Vec<usize> {
     let (offsets, n) = (g.offsets(), g.num_nodes());
     let arcs = g.num_edges() as u128;
     (0..=workers)
@@ -311,7 +329,8 @@ impl<'c> Forest<'c> {
         Forest {
             merges_left: linked.saturating_sub(1),
             parent: (0..n as u32).map(AtomicU32::new).collect(),
-            edges: Vec::with_capacity(n.saturating_sub(1)),
+            // Room is made at the first scan: the bucketed path brings its own.
+            edges: Vec::new(),
             filtered: 0,
             rng: 0x9E37_79B9_7F4A_7C15,
             ab_ordered: true,
@@ -399,8 +418,47 @@ impl<'c> Forest<'c> {
         self.solve(&mut heavy[..kept], &mut heavy_scratch[..kept])
     }
 
+    /// Kruskal over `edges` grouped by weight: bucket `b` holds `edges[starts[b]..starts[b +
+    /// 1]]`, each lighter than the next, each in `(a, b)` order if the graph's adjacency is
+    /// sorted. The forest's edges are packed at the front of `edges`, which becomes the
+    /// output; the scan ends when the forest is complete.
+    fn solve_bucketed(&mut self, mut edges: Vec<Edge>, starts: &[usize]) {
+        let largest = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let mut scratch = zeroed_edges(largest);
+        let mut kept = 0;
+        for bounds in starts.windows(2) {
+            if self.merges_left == 0 {
+                break;
+            }
+            let part = &mut edges[bounds[0]..bounds[1]];
+            if part.is_sorted_by_key(|e| (e.a, e.b)) {
+                sort_by_weight(part, &mut scratch);
+            } else {
+                part.sort_unstable();
+            }
+            self.filtered += part.len() as u64;
+            for i in bounds[0]..bounds[1] {
+                let e = edges[i];
+                let (x, y) = (self.find(e.a), self.find(e.b));
+                if x != y {
+                    self.parent[x as usize].store(y, Relaxed);
+                    // `kept <= i`: the slot has been scanned already.
+                    edges[kept] = e;
+                    kept += 1;
+                    self.merges_left -= 1;
+                }
+            }
+        }
+        edges.truncate(kept);
+        debug_assert!(self.edges.is_empty());
+        self.edges = edges;
+    }
+
     /// Kruskal over sorted edges.
     fn scan(&mut self, sorted: &[Edge]) {
+        if self.edges.capacity() == 0 {
+            self.edges.reserve_exact(self.merges_left);
+        }
         self.filtered += sorted.len() as u64;
         for &e in sorted {
             let (x, y) = (self.find(e.a), self.find(e.b));

@@ -27,6 +27,7 @@ pub mod app;
 
 pub mod boruvka;
 pub mod filter_kruskal;
+mod weight_buckets;
 mod weight_sort;
 
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
