@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 /// The maximum flow value from `s` to `t`.
 pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
     let n = net.num_nodes();
-    let mut res = net.cap.clone();
+    let mut res: Vec<u64> = (0..net.head.len()).map(|a| net.cap.get(a)).collect();
     let mut flow = 0u64;
     let mut level = vec![u32::MAX; n];
     let mut current = vec![0usize; n];
@@ -28,7 +28,7 @@ pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
             return flow;
         }
         for (v, c) in current.iter_mut().enumerate() {
-            *c = net.offsets[v];
+            *c = net.row_start(v);
         }
         // Iterative DFS: `path` holds the arcs from s to the current node.
         let mut path: Vec<usize> = Vec::new();
@@ -46,7 +46,7 @@ pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
                 path.truncate(cut);
                 continue;
             }
-            let end = net.offsets[x + 1];
+            let end = net.row_start(x + 1);
             while current[x] < end {
                 let a = current[x];
                 let y = net.head[a] as usize;

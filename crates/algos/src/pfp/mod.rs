@@ -137,7 +137,7 @@ const ALPHA: u64 = 6;
 const BETA: u64 = 12;
 
 struct State<'n> {
-    net: &'n Network,
+    net: &'n Network<'n>,
     res: Vec<AtomicU64>,
     excess: Vec<AtomicU64>,
     height: Vec<AtomicU32>,
@@ -152,7 +152,7 @@ struct State<'n> {
 
 impl<'n> State<'n> {
     /// Residual capacities `res`, every node at label 0 with no excess.
-    fn new(net: &'n Network, res: Vec<AtomicU64>, s: u32, t: u32) -> Self {
+    fn new(net: &'n Network<'n>, res: Vec<AtomicU64>, s: u32, t: u32) -> Self {
         let n = net.num_nodes();
         State {
             net,
@@ -225,6 +225,9 @@ impl<'n> State<'n> {
         ctx: &mut Context<'_, PfpTask, H>,
     ) {
         let net = self.net;
+        // Slices taken once: the network's arrays may be borrowed or owned (`Cow`), and the
+        // deref would otherwise test which on every arc.
+        let (head, rev) = (&net.head[..], &net.rev[..]);
         // Phase 1 (labels bounded by n) keeps the level counts.
         let gaps = bound as usize <= net.num_nodes();
         let mut e = self.excess[u as usize].load(Relaxed);
@@ -235,7 +238,7 @@ impl<'n> State<'n> {
             let mut lowest = u32::MAX;
             for a in net.arcs(u) {
                 if self.res[a].load(Relaxed) > 0 {
-                    let hv = self.height[net.head[a] as usize].load(Relaxed);
+                    let hv = self.height[head[a] as usize].load(Relaxed);
                     if hv < lowest {
                         (lowest, best) = (hv, Some(a));
                     }
@@ -251,10 +254,10 @@ impl<'n> State<'n> {
                 return;
             };
             if hu > lowest {
-                let v = net.head[a];
+                let v = head[a];
                 let d = e.min(self.res[a].load(Relaxed));
                 self.res[a].fetch_sub(d, Relaxed);
-                self.res[net.rev[a] as usize].fetch_add(d, Relaxed);
+                self.res[rev[a] as usize].fetch_add(d, Relaxed);
                 ctx.count(PUSHES, 1);
                 // Acquire: when this raises v's excess from zero, the task it creates (handed over
                 // through the scheduler) must see the last writes of v's previous owner, which
@@ -405,7 +408,9 @@ pub fn run(
         return Err(PfpError::TooLarge(g.num_edges()));
     }
     let net = Network::new(g);
-    let res = net.cap.iter().map(|&c| AtomicU64::new(c)).collect();
+    let res = (0..net.head.len())
+        .map(|a| AtomicU64::new(net.cap.get(a)))
+        .collect();
     let state = State::new(&net, res, s, t);
     let start = std::time::Instant::now();
     // Saturate the source's arcs (before any worker exists; Relaxed is enough).

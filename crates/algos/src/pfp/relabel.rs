@@ -343,7 +343,7 @@ mod tests {
         let net = Network::new(g);
         let n = net.num_nodes();
         let res = (0..net.head.len())
-            .map(|a| AtomicU64::new(if keep(a) { net.cap[a].max(1) } else { 0 }))
+            .map(|a| AtomicU64::new(if keep(a) { net.cap.get(a).max(1) } else { 0 }))
             .collect();
         let state = State::new(&net, res, 0, n as u32 - 1);
         state.height.iter().for_each(|h| h.store(7, Relaxed));

@@ -148,9 +148,13 @@ fn antiparallel_and_parallel_arcs_share_one_pair() {
     let net = Network::new(&g);
     // One arc each way per joined pair: (0,1), (1,2), (0,2).
     assert_eq!(net.head.len(), 6);
-    let a = net.arc_of_input[0];
+    let a = net.arc_of_input(0).unwrap();
     assert_eq!(
-        (net.head[a], net.cap[a], net.cap[net.rev[a] as usize]),
+        (
+            net.head[a],
+            net.cap.get(a),
+            net.cap.get(net.rev[a] as usize)
+        ),
         (1, 5, 5)
     );
     // Flow both ways across the pairs, which the verifier checks arc by arc.
