@@ -38,7 +38,7 @@ impl CliError {
         CliError {
             code: crate::interrupt::EXIT_INTERRUPTED,
             message: format!(
-                "interrupted after {done} of {repeat} runs; nothing was verified or written"
+                "interrupted after {done} of {repeat} runs (each checked as it ended); nothing was written"
             ),
         }
     }

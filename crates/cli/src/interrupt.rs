@@ -1,6 +1,7 @@
 //! Ctrl-C: the first one stops the running application at its next task and lets the command
-//! print the partial report; outside a run (loading, verifying, writing) or on a second Ctrl-C
-//! the process exits at once with status 130.
+//! print the partial report (or, while a run of `--repeat` is checked, stops before the next
+//! run); outside the runs (loading, writing) or on a second Ctrl-C the process exits at once
+//! with status 130.
 //!
 //! The handler only does what a signal handler may: atomic loads and stores, `write(2)` and
 //! `_exit(2)`. The cancel flag is the executor's own (`ExecConfig::cancel`), polled by every

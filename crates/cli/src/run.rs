@@ -78,25 +78,30 @@ impl<R> Runs<R> {
         let repeat = repeat.max(1);
         let mut first = None;
         let mut reports = Vec::with_capacity(repeat as usize);
+        // Armed through the checks too: a Ctrl-C while a run is checked (its oracle computed,
+        // its answer compared) stops before the next run, as one during a run stops that run.
+        let _armed = crate::interrupt::Armed::new();
         for done in 0..repeat {
             if crate::interrupt::requested() {
-                // Ctrl-C came after the last run's tasks were done, while it finished up.
+                // Ctrl-C came after the last run's tasks were done, while it finished up or
+                // was checked.
                 return Err(CliError::interrupted_between(done, repeat));
             }
-            let out = {
-                let _armed = crate::interrupt::Armed::new();
-                once().map_err(|mut e| {
-                    if e.code == crate::interrupt::EXIT_INTERRUPTED && repeat > 1 {
-                        e.message += &format!(" (run {} of {repeat})", done + 1);
-                    }
-                    e
-                })?
-            };
+            let out = once().map_err(|mut e| {
+                if e.code == crate::interrupt::EXIT_INTERRUPTED && repeat > 1 {
+                    e.message += &format!(" (run {} of {repeat})", done + 1);
+                }
+                e
+            })?;
             check(&out)?;
             reports.push(report(&out).clone());
             if first.is_none() {
                 first = Some(out);
             }
+        }
+        if crate::interrupt::requested() {
+            // Ctrl-C came while the last run was checked.
+            return Err(CliError::interrupted_between(repeat, repeat));
         }
         Ok(Runs {
             first: first.expect("at least one run"),
