@@ -54,7 +54,6 @@ mod relabel;
 pub use dinic::dinic;
 pub use network::Network;
 
-use ordo_exec::frontier::{zeroed_u32s, zeroed_u64s};
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::{ConfigError, Handle, Scheduler, SchedulerConfig, SchedulerVisitor};
@@ -154,12 +153,15 @@ impl<'n> State<'n> {
     /// Residual capacities `res`, every node at label 0 with no excess.
     fn new(net: &'n Network<'n>, res: Vec<AtomicU64>, s: u32, t: u32) -> Self {
         let n = net.num_nodes();
+        // Written here rather than taken zeroed from the allocator: the first round reads
+        // every node's excess and label, and untouched zero pages would fault inside the
+        // timed run (they used to land on pages the network's build had freed).
         State {
             net,
             res,
-            excess: zeroed_u64s(n),
-            height: zeroed_u32s(n),
-            levels: zeroed_u32s(n),
+            excess: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            height: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            levels: (0..n).map(|_| AtomicU32::new(0)).collect(),
             top: AtomicU32::new(0),
             s,
             t,

