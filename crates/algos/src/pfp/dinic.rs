@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 /// The maximum flow value from `s` to `t`.
 pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
     let n = net.num_nodes();
-    let mut res: Vec<u64> = (0..net.head.len()).map(|a| net.cap.get(a)).collect();
+    let mut res: Vec<u64> = net.capacities().collect();
     let mut flow = 0u64;
     let mut level = vec![u32::MAX; n];
     let mut current = vec![0usize; n];

@@ -410,9 +410,7 @@ pub fn run(
         return Err(PfpError::TooLarge(g.num_edges()));
     }
     let net = Network::new(g);
-    let res = (0..net.head.len())
-        .map(|a| AtomicU64::new(net.cap.get(a)))
-        .collect();
+    let res = net.capacities().map(AtomicU64::new).collect();
     let state = State::new(&net, res, s, t);
     let start = std::time::Instant::now();
     // Saturate the source's arcs (before any worker exists; Relaxed is enough).

@@ -176,6 +176,11 @@ impl<'g> Network<'g> {
         }
     }
 
+    /// Every arc's capacity, in arc order.
+    pub fn capacities(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..self.head.len()).map(|a| self.cap.get(a))
+    }
+
     /// The network arc of input arc `i` (CSR order), `None` for a self-loop.
     pub fn arc_of_input(&self, i: usize) -> Option<usize> {
         match &self.arc_of_input {
@@ -196,16 +201,16 @@ impl<'g> Network<'g> {
     /// arcs v -> u: conservation holds as in the network, and no arc exceeds its weight, as
     /// the net flow is at most the capacity in its direction.
     pub fn input_flows(&self, g: &Graph, res: impl Fn(usize) -> u64) -> Vec<u64> {
-        if self.arc_of_input.is_none() {
-            // Each arc is its input arc, with the input's weight as capacity.
-            return (0..self.head.len())
-                .map(|a| self.cap.get(a).saturating_sub(res(a)))
-                .collect();
-        }
         // What is left to hand out along each network arc with a positive net flow.
-        let mut left: Vec<u64> = (0..self.head.len())
-            .map(|a| self.cap.get(a).saturating_sub(res(a)))
+        let mut left: Vec<u64> = self
+            .capacities()
+            .enumerate()
+            .map(|(a, c)| c.saturating_sub(res(a)))
             .collect();
+        if self.arc_of_input.is_none() {
+            // Each arc is its input arc, with the input's weight as capacity: all of it.
+            return left;
+        }
         let weights = (0..g.num_nodes() as u32).flat_map(|u| g.out_edges(u).map(|(_, w)| w));
         weights
             .enumerate()
