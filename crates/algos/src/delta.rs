@@ -121,6 +121,27 @@ pub fn default_delta(g: &Graph) -> u32 {
     delta_for(&DeltaInputs::of(g))
 }
 
+/// The width delta-stepping ([`crate::sssp::delta_step`]) runs with when the user gave none:
+/// the rule's `delta`, one step narrower for a single worker on a lattice-like graph.
+///
+/// The rule above was fitted with rounds in mind: every bucket costs the team a minimum and a
+/// barrier, so wide buckets pay on a road graph's thin front. A lone worker runs no rounds (it
+/// goes from bucket to bucket on its own), so narrower buckets cost it only the look at an
+/// empty one, and they re-relax fewer labels. `scripts/delta_sweep.py` (compare.py's graphs,
+/// 1 thread, medians of 3-5 interleaved rounds, ms at the rule's width against one narrower):
+/// Rome 6.05 / 5.50 and 8.83 / 7.42, Seattle 4.23 / 3.87 and 4.67 / 4.25, NY 10.50 / 10.41
+/// and 12.52 / 12.58, Luxembourg 2.07 / 2.09 and 2.14 / 2.16, grid1m 45.9 / 46.1 and 46.2 /
+/// 46.6. Two steps narrower lost on each. Social and Kronecker graphs were flat or mixed
+/// within a step either way, so they keep the rule's width; at 2 threads the rule's width was
+/// within a step of the best on every graph.
+pub fn delta_stepping_width(delta: u32, inputs: &DeltaInputs, workers: usize) -> u32 {
+    if workers <= 1 && inputs.lattice_like() {
+        delta.saturating_sub(1)
+    } else {
+        delta
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +181,24 @@ mod tests {
         inputs.weight_sum += 1e6; // one arc of weight 10^6
         assert!(delta_for(&inputs) <= before + 1);
         assert_eq!(delta_for(&DeltaInputs::default()), 0);
+    }
+
+    #[test]
+    fn a_lone_worker_narrows_only_a_lattice_width() {
+        let road = DeltaInputs {
+            active_nodes: 10_000,
+            arcs: 28_000,
+            weight_sum: 100.0 * 28_000.0,
+            max_degree: 6,
+        };
+        let hub = DeltaInputs {
+            max_degree: 500,
+            ..road
+        };
+        assert!(road.lattice_like() && !hub.lattice_like());
+        assert_eq!(delta_stepping_width(12, &road, 1), 11);
+        assert_eq!(delta_stepping_width(12, &road, 2), 12);
+        assert_eq!(delta_stepping_width(0, &road, 1), 0);
+        assert_eq!(delta_stepping_width(5, &hub, 1), 5);
     }
 }

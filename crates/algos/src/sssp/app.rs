@@ -4,6 +4,7 @@ use crate::app::{
     by_name, floats, node_or_first, or_inf, same, Answer, App, AppError, AppSpec, Param, PerNode,
     RunContext, Source, Values,
 };
+use crate::delta::{delta_for, delta_stepping_width, DeltaInputs};
 use crate::sssp::{self, SsspOutput, SsspTask};
 use crate::variants::{Variant, Variants};
 use crate::VerifyError;
@@ -53,8 +54,22 @@ pub struct Sssp;
 pub struct Prepared {
     graph: Arc<Graph>,
     source: u32,
+    /// `--delta`, or the rule's width ([`crate::delta`]).
     delta: u32,
+    /// The graph's figures when `delta` is the rule's: delta-stepping then adapts it to the
+    /// team ([`crate::delta::delta_stepping_width`]). `None` when the user gave `--delta`.
+    rule: Option<DeltaInputs>,
     weights: Option<WeightSpec>,
+}
+
+impl Prepared {
+    /// The bucket width delta-stepping runs with on `workers` workers.
+    fn width(&self, workers: usize) -> u32 {
+        match &self.rule {
+            Some(inputs) => delta_stepping_width(self.delta, inputs, workers),
+            None => self.delta,
+        }
+    }
 }
 
 impl App for Sssp {
@@ -78,7 +93,8 @@ impl App for Sssp {
             delta_param(
                 "Bucket width of delta-stepping and of bucketing schedulers (auto, obim): one \
                  bucket per 2^K distance units [default: from the graph: log2(2 x mean weight / \
-                 mean degree), wider on road networks and meshes (about 4000 tasks per bucket)]",
+                 mean degree), wider on road networks and meshes (about 4000 tasks per bucket), \
+                 there one step narrower for delta-stepping on one thread]",
             ),
         ],
         variants: &VARIANTS,
@@ -96,14 +112,18 @@ impl App for Sssp {
     ) -> Result<Prepared, AppError> {
         let graph = source.weighted(notes);
         let src = node_or_first(source, "source", values.int("source"))?;
-        let delta = match values.int("delta") {
-            Some(d) => d as u32,
-            None => sssp::default_delta(&graph),
+        let (delta, rule) = match values.int("delta") {
+            Some(d) => (d as u32, None),
+            None => {
+                let inputs = DeltaInputs::of(&graph);
+                (delta_for(&inputs), Some(inputs))
+            }
         };
         Ok(Prepared {
             graph,
             source: src,
             delta,
+            rule,
             weights: source.weights(),
         })
     }
@@ -124,7 +144,10 @@ impl App for Sssp {
     ) -> Result<SsspOutput, AppError> {
         match sched {
             Some(s) => Ok(by_name(s, exec, &p.graph, p.source)?),
-            None => Ok(sssp::delta_step::run(&p.graph, p.source, p.delta, exec)?),
+            None => {
+                let width = p.width(exec.threads);
+                Ok(sssp::delta_step::run(&p.graph, p.source, width, exec)?)
+            }
         }
     }
 
@@ -165,7 +188,7 @@ impl App for Sssp {
         json!({
             "algo": ctx.method.name,
             "source": p.graph.file_id(p.source),
-            "delta": ctx.sched.map_or(Some(p.delta), |s| s.delta()),
+            "delta": ctx.sched.map_or(st.delta, |s| s.delta()),
             "rounds": (!ctx.method.scheduled).then_some(st.rounds),
             "weights": p.weights.map(|w| w.to_string()),
             "stale_tasks": st.stale_tasks,

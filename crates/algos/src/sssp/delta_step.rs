@@ -249,6 +249,7 @@ fn run_with<D: DistLabel>(
         edges_scanned: run.sum(|c| c.edges),
         good_relaxations: None,
         rounds: run.counts[0].rounds,
+        delta: Some(shift.min(63)),
     };
     Ok(SsspOutput {
         dist: run.dist.into_iter().map(D::into_u64).collect(),

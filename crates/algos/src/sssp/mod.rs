@@ -62,6 +62,9 @@ pub struct SsspStats {
     pub good_relaxations: Option<u64>,
     /// Bucket rounds of [`delta_step`] (0 for the priority-scheduled version).
     pub rounds: u64,
+    /// The bucket width [`delta_step`] ran with (`None` for the priority-scheduled version,
+    /// whose scheduler has its own).
+    pub delta: Option<u32>,
 }
 
 pub struct SsspOutput {
@@ -147,6 +150,7 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
         edges_scanned: report.total.app[EDGES],
         good_relaxations: oracle.map(|_| report.total.app[GOOD]),
         rounds: 0,
+        delta: None,
     };
     Ok(SsspOutput {
         dist: dist.into_iter().map(D::into_u64).collect(),
