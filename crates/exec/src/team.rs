@@ -124,6 +124,26 @@ impl Team<'_> {
         Ok(min)
     }
 
+    /// Waits for every worker and returns the smallest of their `value`s and how many workers
+    /// offered one below `u64::MAX` (one barrier, as [`min`](Self::min)).
+    pub fn min_and_holders(&self, value: u64) -> Result<(u64, usize), Stopped> {
+        let (mut min, mut holders) = (u64::MAX, 0);
+        self.gather([value], |[v]| {
+            min = min.min(v);
+            holders += usize::from(v != u64::MAX);
+        })?;
+        Ok((min, holders))
+    }
+
+    /// Whether a Ctrl-C has been asked for (the config's `cancel` flag). A worker running
+    /// alone between collectives reads it to cut its work short; the run stops at the next
+    /// collective, as always.
+    pub fn cancel_requested(&self) -> bool {
+        self.shared
+            .cancel
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     /// Publishes this worker's `values`, waits for every worker, and hands each worker's
     /// values to `visit`, in worker order.
     fn gather<const N: usize>(
@@ -334,6 +354,26 @@ mod tests {
             assert_eq!(Some(m), expect);
         }
         assert!(mins.iter().all(|m| m == &mins[0]));
+        // Workers 1 and 3 of 4 hold a value in even rounds, none in odd ones.
+        let (held, _) = run_team(&cfg(4), |team| {
+            let w = team.worker() as u64;
+            (0..100u64)
+                .map(|round| {
+                    let holds = w % 2 == 1 && round % 2 == 0;
+                    team.min_and_holders(if holds { 10 + w } else { u64::MAX })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .unwrap();
+        assert!(held.iter().all(|h| h == &held[0]));
+        for (round, &got) in held[0].iter().enumerate() {
+            let expect = if round % 2 == 0 {
+                (11, 2)
+            } else {
+                (u64::MAX, 0)
+            };
+            assert_eq!(got, expect);
+        }
     }
 
     #[test]

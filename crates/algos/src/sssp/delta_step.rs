@@ -17,6 +17,11 @@
 //!   once per entry).
 //! * A worker publishes its bin where the others read it in place; GAPBS copies every bin into
 //!   one shared array as long as the edge list.
+//! * A worker that holds every entry of the ring after a round (the others' bins are empty)
+//!   runs ahead alone from bucket to bucket while the others wait in the next collective,
+//!   until a bucket is large enough to share ([`run_ahead`]). A thin front (a path, a road
+//!   graph's sparse stretches) then costs no rounds: GAPBS, like ordo before, runs one round
+//!   per bucket there (a 10^7-node path at 2 threads: 8M rounds, 3.7 s against 0.24 s).
 //! * Bins are a ring of [`RING`] buckets starting at a window start, with one overflow list for
 //!   the buckets past it, refilled when the ring runs dry. Memory follows the live entries, and
 //!   an empty bucket costs a look at an empty vector, whatever the distances and the shift
@@ -123,6 +128,8 @@ struct Counts {
     improved: u64,
     edges: u64,
     rounds: u64,
+    /// Buckets relaxed by [`run_ahead`].
+    ahead: u64,
 }
 
 /// One worker's bins: a ring of [`RING`] buckets ending before `limit`, and the overflow.
@@ -347,7 +354,16 @@ fn search<D: DistLabel, E: Estimate, const SHARED: bool>(
         while (1..FUSION_LIMIT).contains(&bins.len_of(cur)) {
             relax_bin::<D, E, SHARED>(s, cur, &mut bins, &mut spare, &mut c);
         }
-        let mut next = team.min(first_useful(s, &mut bins, cur))?;
+        let first = first_useful(s, &mut bins, cur);
+        let (mut next, holders) = team.min_and_holders(first)?;
+        if holders == 1 && next != u64::MAX {
+            // This worker or another holds all of the ring's work: it runs ahead alone while
+            // the rest wait in the next collective.
+            if first == next {
+                cur = run_ahead::<D, E>(s, team, &mut bins, &mut spare, &mut c, next);
+            }
+            next = team.min(first_useful(s, &mut bins, cur))?;
+        }
         if next == u64::MAX {
             // Every ring is empty: the overflow's lowest bucket starts the next window.
             next = team.min(overflow_min(s, &mut bins))?;
@@ -404,6 +420,49 @@ fn search_alone<D: DistLabel, E: Estimate>(
         }
     }
 }
+
+/// Relaxes this worker's buckets in order from `cur` on, alone, while the others wait in the
+/// next collective: after a round, this worker holds every entry of the ring. Where the front
+/// is a node or two (a path, a road graph's thin stretches) a round per bucket would cost two
+/// collectives per node (a 10^7-node path: 8M rounds, 3.7 s at 2 threads against 0.17 s for
+/// one worker). Stops at the first bucket whose bin holds [`RUN_AHEAD_LIMIT`] entries per
+/// worker (enough for every worker to take a chunk: the next round shares it), when the ring
+/// is empty (the overflow is refilled by the team, whose windows must agree), or when a Ctrl-C
+/// is asked for. Returns the bucket it stopped at.
+///
+/// Labels are lowered without read-modify-writes, as in [`search_alone`]: no other worker
+/// touches them before the collective that ends this, which publishes them.
+fn run_ahead<D: DistLabel, E: Estimate>(
+    s: &Shared<D, E>,
+    team: &Team,
+    bins: &mut Bins<D::Word>,
+    spare: &mut Vec<Entry<D::Word>>,
+    c: &mut Counts,
+    mut cur: u64,
+) -> u64 {
+    let share = RUN_AHEAD_LIMIT * team.workers();
+    let mut buckets = 0u64;
+    loop {
+        let first = first_useful(s, bins, cur);
+        if first == u64::MAX {
+            return cur;
+        }
+        cur = first;
+        buckets += 1;
+        if bins.len_of(cur) >= share
+            || (buckets.is_multiple_of(ALONE_CHECK) && team.cancel_requested())
+        {
+            return cur;
+        }
+        c.ahead += 1;
+        while (1..share).contains(&bins.len_of(cur)) {
+            relax_bin::<D, E, false>(s, cur, bins, spare, c);
+        }
+    }
+}
+
+/// Entries per worker in a bucket that ends [`run_ahead`].
+const RUN_AHEAD_LIMIT: usize = CHUNK;
 
 /// Buckets between two looks at the cancel flag in [`search_alone`].
 const ALONE_CHECK: u64 = 4096;
@@ -586,6 +645,29 @@ mod tests {
         assert_eq!(out.dist, vec![0, 1, 2, 3]);
         assert_eq!(out.stats.stale_tasks, 1);
         assert_eq!(out.stats.edges_scanned, 4);
+    }
+
+    #[test]
+    fn a_lone_front_runs_ahead_without_rounds() {
+        // A path whose every bucket holds one node: without running ahead, each is a round.
+        let n = 5000;
+        let arcs: Vec<(u32, u32, u32)> = (0..n - 1).map(|i| (i, i + 1, 3)).collect();
+        let g = graph(n, &arcs);
+        for workers in [2, 3, 8] {
+            let out = run(&g, 0, 2, &ExecConfig::new(workers)).unwrap();
+            assert_eq!(out.dist, dijkstra(&g, 0));
+            // 1024 buckets of 4 units per window, 15000 units: a few windows.
+            assert!(out.stats.rounds <= 10, "{} rounds", out.stats.rounds);
+        }
+        // Two paths from the source: two holders, so rounds go on (and stay correct).
+        let mut arcs: Vec<(u32, u32, u32)> = (1..n / 2 - 1).map(|i| (i, i + 1, 3)).collect();
+        arcs.extend((n / 2..n - 1).map(|i| (i, i + 1, 3)));
+        arcs.extend([(0, 1, 1), (0, n / 2, 1)]);
+        let g = graph(n, &arcs);
+        for workers in [2, 8] {
+            let out = run(&g, 0, 2, &ExecConfig::new(workers)).unwrap();
+            assert_eq!(out.dist, dijkstra(&g, 0));
+        }
     }
 
     #[test]
