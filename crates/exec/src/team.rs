@@ -135,6 +135,23 @@ impl Team<'_> {
         Ok((min, holders))
     }
 
+    /// Waits for every worker and returns worker `from`'s `values` (what the others pass is
+    /// ignored): one barrier, for state one worker computed alone.
+    pub fn broadcast<const N: usize>(
+        &self,
+        from: usize,
+        values: [u64; N],
+    ) -> Result<[u64; N], Stopped> {
+        let (mut got, mut w) = ([0; N], 0);
+        self.gather(values, |v| {
+            if w == from {
+                got = v;
+            }
+            w += 1;
+        })?;
+        Ok(got)
+    }
+
     /// Whether a Ctrl-C has been asked for (the config's `cancel` flag). A worker running
     /// alone between collectives reads it to cut its work short; the run stops at the next
     /// collective, as always.
@@ -366,6 +383,12 @@ mod tests {
         })
         .unwrap();
         assert!(held.iter().all(|h| h == &held[0]));
+        let (got, _) = run_team(&cfg(3), |team| {
+            let w = team.worker() as u64;
+            team.broadcast(1, [w, 7 * w + 1])
+        })
+        .unwrap();
+        assert!(got.iter().all(|&g| g == [1, 8]));
         for (round, &got) in held[0].iter().enumerate() {
             let expect = if round % 2 == 0 {
                 (11, 2)
