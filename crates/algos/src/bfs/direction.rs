@@ -116,7 +116,8 @@ fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
     let mut unexplored = s.g.num_edges() as u64;
     let (mut front, mut next) = (&s.bitmaps[0], &s.bitmaps[1]);
     // Frontiers below this are expanded by one worker (`run_ahead`): fewer nodes than give
-    // every worker a chunk.
+    // every worker a chunk. A team of one runs ahead too, which spares it a barrier per level
+    // (a 10^7-node path at 1 thread: 245 -> 95 ms; road graphs level).
     let ahead_limit = TOP_DOWN_CHUNK * team.workers();
     while len > 0 {
         if scout > unexplored / ALPHA && scout > n as u64 / SCAN {
@@ -138,7 +139,7 @@ fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
             scout = 1;
         } else {
             unexplored = unexplored.saturating_sub(scout);
-            if team.workers() > 1 && len < ahead_limit {
+            if len < ahead_limit {
                 // Every worker has the same `len` (from a collective, never read off a queue
                 // that worker 0 may be rewriting here): all take this branch, and worker 0
                 // alone expands levels while they stay small.
