@@ -473,13 +473,21 @@ pub fn run(
     stats.pushes = report.total.app[PUSHES];
     stats.relabels = report.total.app[RELABELS];
     stats.gaps = report.total.app[GAPS];
-    let res = |a: usize| state.res[a].load(Relaxed);
-    let arc_flow = net.input_flows(g, res);
+    let flow = state.excess[t as usize].load(Relaxed);
+    let source_side = net.source_side(t, |a| state.res[a].load(Relaxed));
+    // The node arrays and the relabeller's queues go first (the block drops what is left of
+    // the state); the residuals then become the flows in place.
+    drop(relabeller);
+    let res = {
+        let state = state;
+        state.res
+    };
+    let res = res.into_iter().map(AtomicU64::into_inner).collect();
     Ok(PfpOutput {
-        flow: state.excess[t as usize].load(Relaxed),
+        flow,
         goal,
-        arc_flow,
-        source_side: net.source_side(t, res),
+        arc_flow: net.input_flows(g, res),
+        source_side,
         report,
         stats,
     })
