@@ -168,6 +168,12 @@ impl<'n> State<'n> {
         }
     }
 
+    /// The residual capacities; the node arrays are freed.
+    fn into_residuals(self) -> Vec<u64> {
+        // Collected in place: `AtomicU64` and `u64` have one layout.
+        self.res.into_iter().map(AtomicU64::into_inner).collect()
+    }
+
     /// Highest label first; a label above 2n (a parked node's) gets the lowest priority.
     fn priority(&self, h: u32) -> u64 {
         (2 * self.net.num_nodes() as u64).saturating_sub(h as u64)
@@ -475,14 +481,10 @@ pub fn run(
     stats.gaps = report.total.app[GAPS];
     let flow = state.excess[t as usize].load(Relaxed);
     let source_side = net.source_side(t, |a| state.res[a].load(Relaxed));
-    // The node arrays and the relabeller's queues go first (the block drops what is left of
-    // the state); the residuals then become the flows in place.
+    // The node arrays and the relabeller's queues go first; the residuals then become the
+    // flows in place.
     drop(relabeller);
-    let res = {
-        let state = state;
-        state.res
-    };
-    let res = res.into_iter().map(AtomicU64::into_inner).collect();
+    let res = state.into_residuals();
     Ok(PfpOutput {
         flow,
         goal,
