@@ -238,52 +238,57 @@ impl Worker<'_, '_> {
     /// Expands level after level; returns the number of non-empty levels.
     fn forward(&mut self) -> Result<u32, Poisoned> {
         let s = self.s;
+        let limit = s.lanes.ahead_limit() as u64;
+        // Locals, so the arc loop keeps them in registers instead of reloading them through
+        // `s` after every store.
+        let (depth, sigma, offsets, targets) =
+            (&s.depth[..], &s.sigma[..], s.g.offsets(), s.g.targets());
+        let successors = &s.successors;
+        // Expands v at level d into `next`; returns its arc count. `alone`: no other thread
+        // writes depths, path counts or successor bits meanwhile.
+        let visit = |v: u32, d: u32, next: &mut Vec<u32>, marks: &mut Marks, alone: bool| {
+            // SAFETY (every `at` and successor bit here): v and its targets are nodes, and
+            // `first..end` is v's arcs (the CSR invariants, as `Graph::neighbors` relies on).
+            let (first, end) = unsafe { (*at(offsets, v), *at(offsets, v + 1)) };
+            let (first, end) = (first as usize, end as usize);
+            let nbrs = unsafe { targets.get_unchecked(first..end) };
+            // A pass of its own, so that a run that does not measure pays nothing.
+            if marks.measuring() {
+                marks.mark(v);
+                nbrs.iter().for_each(|&w| marks.mark(w));
+            }
+            let sv = load(unsafe { at(sigma, v) });
+            for (i, &w) in nbrs.iter().enumerate() {
+                let dw = unsafe { at(depth, w) };
+                let mut seen = dw.load(Relaxed);
+                if seen == UNVISITED {
+                    seen = match claim(dw, d + 1, alone) {
+                        Ok(()) => {
+                            next.push(w);
+                            d + 1
+                        }
+                        Err(x) => x,
+                    };
+                }
+                if seen == d + 1 {
+                    add(unsafe { at(sigma, w) }, sv, alone);
+                    unsafe { successors.set(first + i, alone) };
+                }
+            }
+            nbrs.len() as u64
+        };
         let mut d = 0u32;
         loop {
             // SAFETY: this is the expansion of level d (phase protocol in lanes.rs).
             let (slices, next) =
                 unsafe { (s.lanes.frontier(d), s.lanes.next_frontier(self.tid, d)) };
-            let mut edges = 0u64;
-            let mut expanded = 0u64;
+            let (mut edges, mut expanded) = (0u64, 0u64);
             let marks = &mut self.marks;
             let alone = s.alone;
-            // Locals, so the arc loop keeps them in registers instead of reloading them
-            // through `s` after every store.
-            let (depth, sigma, offsets, targets) =
-                (&s.depth[..], &s.sigma[..], s.g.offsets(), s.g.targets());
             let taken = s.lanes.drain(self.tid, self.step, &slices, |chunk| {
                 expanded += chunk.len() as u64;
                 for &v in chunk {
-                    // SAFETY (every `at` and successor bit in this loop): v and its targets
-                    // are nodes, and `first..end` is v's arcs (the CSR invariants, as
-                    // `Graph::neighbors` relies on them).
-                    let (first, end) = unsafe { (*at(offsets, v), *at(offsets, v + 1)) };
-                    let (first, end) = (first as usize, end as usize);
-                    let nbrs = unsafe { targets.get_unchecked(first..end) };
-                    edges += nbrs.len() as u64;
-                    // A pass of its own, so that a run that does not measure pays nothing.
-                    if marks.measuring() {
-                        marks.mark(v);
-                        nbrs.iter().for_each(|&w| marks.mark(w));
-                    }
-                    let sv = load(unsafe { at(sigma, v) });
-                    for (i, &w) in nbrs.iter().enumerate() {
-                        let dw = unsafe { at(depth, w) };
-                        let mut seen = dw.load(Relaxed);
-                        if seen == UNVISITED {
-                            seen = match claim(dw, d + 1, alone) {
-                                Ok(()) => {
-                                    next.push(w);
-                                    d + 1
-                                }
-                                Err(x) => x,
-                            };
-                        }
-                        if seen == d + 1 {
-                            add(unsafe { at(sigma, w) }, sv, alone);
-                            unsafe { s.successors.set(first + i, alone) };
-                        }
-                    }
+                    edges += visit(v, d, next, marks, alone);
                 }
             });
             let found = next.len() as u64;
@@ -295,46 +300,135 @@ impl Worker<'_, '_> {
             // SAFETY: the owner, after its last use of `next`, before the barrier.
             unsafe { s.lanes.record_level(self.tid, d) };
             d += 1;
-            if self.barrier_sum(found)? == 0 {
+            let total = self.barrier_sum(found)?;
+            if total == 0 {
                 return Ok(d);
+            }
+            if total < limit {
+                // Thread 0 expands the small levels alone (lanes.rs, Run-ahead); the barrier
+                // hands every thread where it stopped: the next level and its size.
+                let mut packed = 0;
+                if self.tid == 0 {
+                    let (stop, size) = self.run_ahead(d, limit, &visit);
+                    packed = (u64::from(stop) << 32) | size;
+                }
+                let packed = self.barrier_sum(packed)?;
+                d = (packed >> 32) as u32;
+                if packed & u64::from(u32::MAX) == 0 {
+                    return Ok(d);
+                }
+            }
+        }
+    }
+
+    /// Thread 0's run-ahead from level `d` (spread over every lane; the levels after it go to
+    /// lane 0 alone) while it stays below `limit` vertices, the others waiting in the next
+    /// barrier: a path or a road graph's thin stretches take no barrier per level (a 10^7-node
+    /// path at 2 threads: 5.2 s against Brandes's 0.15 s). Returns the next level to expand
+    /// and its size (0: the search is over). Depths and path counts are written without
+    /// read-modify-writes: no one else touches them until that barrier. (A Ctrl-C is seen as
+    /// the next source starts, as without run-ahead.)
+    fn run_ahead(
+        &mut self,
+        start: u32,
+        limit: u64,
+        visit: &impl Fn(u32, u32, &mut Vec<u32>, &mut Marks, bool) -> u64,
+    ) -> (u32, u64) {
+        let s = self.s;
+        let mut d = start;
+        loop {
+            // SAFETY: thread 0 owns every lane during a run-ahead (lanes.rs); level `start`
+            // is in every lane's buffer, the later ones only in lane 0's (the others' hold
+            // older levels, skipped below).
+            let (all, own);
+            let slices = if d == start {
+                all = unsafe { s.lanes.frontier(d) };
+                &all[..]
+            } else {
+                own = unsafe { s.lanes.lane_frontier(0, d) };
+                std::slice::from_ref(&own)
+            };
+            let next = unsafe { s.lanes.next_frontier(0, d) };
+            let mut edges = 0;
+            for slice in slices {
+                self.stats.tasks += slice.len() as u64;
+                for &v in *slice {
+                    edges += visit(v, d, next, &mut self.marks, true);
+                }
+            }
+            let found = next.len() as u64;
+            self.stats.pushes += found;
+            self.stats.app[EDGES] += edges;
+            // SAFETY: as above.
+            unsafe { s.lanes.record_level(0, d) };
+            d += 1;
+            if found == 0 || found >= limit {
+                // SAFETY: as above.
+                unsafe { s.lanes.skip_levels(d - start) };
+                return (d, found);
             }
         }
     }
 
     /// Accumulates dependencies from level `levels - 2` down to 0 (the deepest level's are 0).
+    /// Runs of levels below the lanes' `ahead_limit` are thread 0's alone, with one barrier
+    /// after each run (every thread sees the same level sizes in the logs).
     fn backward(&mut self, src: u32, levels: u32) -> Result<(), Poisoned> {
         let s = self.s;
-        for d in (0..levels.saturating_sub(1)).rev() {
-            // SAFETY: the backward phase; no thread writes the logs.
+        let limit = s.lanes.ahead_limit();
+        let (sigma, delta, score) = (&s.sigma[..], &s.delta[..], &s.score[..]);
+        let (offsets, targets) = (s.g.offsets(), s.g.targets());
+        let successors = &s.successors;
+        let accumulate = |u: u32, marks: &mut Marks| {
+            // SAFETY (every `at`, successor bit and target here): u and its targets are
+            // nodes, `first..end` is u's arcs (as in `forward`), and `for_each_marked` passes
+            // offsets into them.
+            let (first, end) = unsafe { (*at(offsets, u), *at(offsets, u + 1)) };
+            let (first, end) = (first as usize, end as usize);
+            let su = load(unsafe { at(sigma, u) });
+            let mut acc = 0.0;
+            unsafe {
+                successors.for_each_marked(first..end, |i| {
+                    let w = *targets.get_unchecked(first + i);
+                    acc += su / load(at(sigma, w)) * (1.0 + load(at(delta, w)));
+                })
+            };
+            marks.mark(u);
+            store(unsafe { at(delta, u) }, acc);
+            if u != src {
+                let sc = unsafe { at(score, u) };
+                store(sc, load(sc) + acc);
+            }
+        };
+        // SAFETY (the `level` calls): the backward phase; no thread writes the logs.
+        let level = |d: u32| {
             let slices = unsafe { s.lanes.level(d) };
+            let size = slices.iter().map(|l| l.len()).sum::<usize>();
+            (slices, size)
+        };
+        let top = levels.saturating_sub(1);
+        let mut below = (top > 0).then(|| level(top - 1));
+        for d in (0..top).rev() {
+            let (slices, size) = below.take().expect("level d, taken one step before");
+            below = (d > 0).then(|| level(d - 1));
             let marks = &mut self.marks;
-            let (sigma, delta, score) = (&s.sigma[..], &s.delta[..], &s.score[..]);
-            let (offsets, targets) = (s.g.offsets(), s.g.targets());
-            let taken = s.lanes.drain(self.tid, self.step, &slices, |chunk| {
-                for &u in chunk {
-                    // SAFETY (every `at`, successor bit and target in this loop): u and its
-                    // targets are nodes, `first..end` is u's arcs (as in `forward`), and
-                    // `for_each_marked` passes offsets into them.
-                    let (first, end) = unsafe { (*at(offsets, u), *at(offsets, u + 1)) };
-                    let (first, end) = (first as usize, end as usize);
-                    let su = load(unsafe { at(sigma, u) });
-                    let mut acc = 0.0;
-                    unsafe {
-                        s.successors.for_each_marked(first..end, |i| {
-                            let w = *targets.get_unchecked(first + i);
-                            acc += su / load(at(sigma, w)) * (1.0 + load(at(delta, w)));
-                        })
-                    };
-                    marks.mark(u);
-                    store(unsafe { at(delta, u) }, acc);
-                    if u != src {
-                        let sc = unsafe { at(score, u) };
-                        store(sc, load(sc) + acc);
-                    }
+            if size < limit {
+                if self.tid == 0 {
+                    slices
+                        .iter()
+                        .flat_map(|l| l.iter())
+                        .for_each(|&u| accumulate(u, marks));
                 }
-            });
-            self.stats.pops += taken.chunks;
-            self.stats.app[FOREIGN_CHUNKS] += taken.foreign;
+                if below.as_ref().is_some_and(|(_, next)| *next < limit) {
+                    continue;
+                }
+            } else {
+                let taken = s.lanes.drain(self.tid, self.step, &slices, |chunk| {
+                    chunk.iter().for_each(|&u| accumulate(u, marks));
+                });
+                self.stats.pops += taken.chunks;
+                self.stats.app[FOREIGN_CHUNKS] += taken.foreign;
+            }
             self.barrier_sum(0)?;
         }
         Ok(())

@@ -19,6 +19,12 @@
 //! * `log` and `starts` (the lane's levels, kept for the backward phase and for ADL) are
 //!   written by the owner only during the forward phase, read by all during the backward
 //!   phase, and cleared by the owner in the reset step. The steps are separated by barriers.
+//! * Run-ahead: after a barrier that finds the next level smaller than [`Lanes::ahead_limit`],
+//!   thread 0 expands it and the levels after it alone, into its own lane, while the others
+//!   wait in the barrier that ends the run-ahead; until then it owns every lane, records the
+//!   levels it expanded as empty in the others' logs and empties their frontier buffers
+//!   ([`Lanes::skip_levels`]). The backward phase likewise hands runs of small levels to
+//!   thread 0, with one barrier after each run.
 //! * Cursors are double-buffered by step parity: a step uses `cursor[step % 2]` and resets
 //!   `cursor[(step + 1) % 2]`, which the previous step used (and finished with at the barrier)
 //!   and the next step will use (after the barrier).
@@ -130,6 +136,14 @@ impl Lanes {
             .collect()
     }
 
+    /// Level d's frontier in lane `tid` alone.
+    ///
+    /// # Safety
+    /// As [`Lanes::frontier`].
+    pub(super) unsafe fn lane_frontier(&self, tid: usize, d: u32) -> &[u32] {
+        (*self.lanes[tid].frontier[d as usize % 2].get()).as_slice()
+    }
+
     /// The owner's buffer for level d + 1, emptied.
     ///
     /// # Safety
@@ -152,6 +166,29 @@ impl Lanes {
         let starts = &mut *lane.starts.get();
         starts.push(log.len());
         log.extend_from_slice(&*lane.frontier[(d as usize + 1) % 2].get());
+    }
+
+    /// Levels smaller than this are expanded (forward) or accumulated (backward) by thread 0
+    /// alone: fewer vertices than give every thread a chunk.
+    pub(super) fn ahead_limit(&self) -> usize {
+        self.task * self.lanes.len()
+    }
+
+    /// Records `levels` empty levels in every lane but lane 0 and empties their frontier
+    /// buffers: thread 0 has just expanded those levels alone, into lane 0 (run-ahead).
+    ///
+    /// # Safety
+    /// Only thread 0, while every other thread waits in the barrier that ends the run-ahead
+    /// (and touches no lane between the barrier before it and that one).
+    pub(super) unsafe fn skip_levels(&self, levels: u32) {
+        for lane in &self.lanes[1..] {
+            let log_len = (*lane.log.get()).len();
+            let starts = &mut *lane.starts.get();
+            starts.extend(std::iter::repeat_n(log_len, levels as usize));
+            for buffer in &lane.frontier {
+                (*buffer.get()).clear();
+            }
+        }
     }
 
     /// Puts `root` alone in level 0 of lane 0 and empties every other lane's level 0.

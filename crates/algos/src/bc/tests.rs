@@ -141,6 +141,35 @@ fn parallel_matches_the_oracle_in_every_configuration() {
 }
 
 #[test]
+fn thin_levels_run_ahead_on_thread_0_and_thick_ones_are_shared() {
+    // A path of 300 nodes, a fan of 400 leaves off its end, each leaf joined to one of 50
+    // nodes of a second path: levels go small, large, small, so thread 0 runs ahead, hands
+    // back to all, and runs ahead again, forward and backward.
+    let (path, fan, tail) = (300u32, 400u32, 50u32);
+    let mut edges: Vec<(u32, u32)> = (0..path - 1).map(|i| (i, i + 1)).collect();
+    edges.extend((0..fan).map(|j| (path - 1, path + j)));
+    edges.extend((0..fan).map(|j| (path + j, path + fan + j % tail)));
+    edges.extend((0..tail - 1).map(|i| (path + fan + i, path + fan + i + 1)));
+    let both: Vec<(u32, u32)> = edges.iter().flat_map(|&(u, v)| [(u, v), (v, u)]).collect();
+    let g = graph(&both, path + fan + tail);
+    let sources = [0, path + fan + tail - 1, path + 7];
+    let want = serial_brandes(&g, &sources);
+    for bc in configs() {
+        for threads in [1, 2, 3, 8] {
+            let out = run(&g, &sources, &bc, &ExecConfig::new(threads)).unwrap();
+            compare_scores(&out.scores, &want, |v| v as u64)
+                .unwrap_or_else(|e| panic!("{bc:?} at {threads} threads: {e}"));
+            assert_eq!(out.report.total.pushes + sources.len() as u64, out.reached);
+            // Every vertex expanded once: no lane kept a level that thread 0 ran ahead of.
+            assert_eq!(
+                out.report.total.tasks, out.reached,
+                "{bc:?} at {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
 fn one_thread_takes_every_chunk_from_its_own_queue() {
     // NWQ's foreign-chunk count is by lane: with one lane none is foreign, and chunks are
     // counted. (How few a thread steals at 2+ threads depends on timing; the CLI reports it.)
