@@ -16,7 +16,9 @@
 //! u != source.
 //!
 //! A lone worker (one thread) takes no compare-and-swap or atomic add: plain loads and
-//! stores do, as nothing else writes.
+//! stores do, as nothing else writes. Neither does thread 0 while it runs ahead: levels below
+//! a chunk per thread are its alone, the others waiting in one barrier (lanes.rs,
+//! Run-ahead; `Worker::run_ahead`, `Worker::backward`).
 //!
 //! Reset: each thread clears the vertices its own lane discovered, and the successor bits of
 //! their arcs, so a source costs what it visits, not O(n).
