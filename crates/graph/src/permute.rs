@@ -19,13 +19,24 @@ impl Graph {
     /// assert_eq!(p.out_degree(8), g.out_degree(0));
     /// ```
     pub fn permuted(&self, new_id: &[u32]) -> Result<Graph> {
+        self.permute(new_id, true)
+    }
+
+    /// [`permuted`](Self::permuted) without weights or coordinates: the arcs alone, for a
+    /// method that reads nothing else (betweenness's relabelled copy: on a 1000x1000 grid
+    /// with coordinates, 31 MB less beside the original).
+    pub fn permuted_arcs(&self, new_id: &[u32]) -> Result<Graph> {
+        self.permute(new_id, false)
+    }
+
+    fn permute(&self, new_id: &[u32], extras: bool) -> Result<Graph> {
         let n = self.num_nodes();
         check_permutation(new_id, n)?;
         let mut old_of = vec![0u32; n];
         for (old, &new) in new_id.iter().enumerate() {
             old_of[new as usize] = old as u32;
         }
-        let weights = self.weights();
+        let weights = self.weights().filter(|_| extras);
         let mut offsets = Vec::with_capacity(n + 1);
         let mut targets = Vec::with_capacity(self.num_edges());
         let mut new_weights = weights.map(|_| Vec::with_capacity(self.num_edges()));
@@ -47,7 +58,7 @@ impl Graph {
             new_weights.map(Buf::from_vec),
             self.id_base(),
         )?;
-        if let Some(c) = self.coords() {
+        if let Some(c) = self.coords().filter(|_| extras) {
             let mut xy = Vec::with_capacity(2 * n);
             for &old in &old_of {
                 let (x, y) = c.get(old);
@@ -95,6 +106,21 @@ mod tests {
             let got: Vec<(u32, u32)> = p.out_edges(new_id[v as usize]).collect();
             assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn the_arcs_alone_are_the_permuted_targets_without_weights_or_coordinates() {
+        let g = gen::road_grid(4, 5, 3, &BuildOptions::default()).unwrap();
+        assert!(g.is_weighted() && g.coords().is_some());
+        let n = g.num_nodes() as u32;
+        let new_id: Vec<u32> = (0..n).map(|v| (v * 7) % n).collect();
+        let (full, arcs) = (
+            g.permuted(&new_id).unwrap(),
+            g.permuted_arcs(&new_id).unwrap(),
+        );
+        assert!(!arcs.is_weighted() && arcs.coords().is_none());
+        assert_eq!(arcs.offsets(), full.offsets());
+        assert_eq!(arcs.targets(), full.targets());
     }
 
     #[test]

@@ -187,7 +187,7 @@ pub fn run(
             }
             let new_id = adl_permutation(&layout_bfs.discovery_order, g.num_nodes());
             let relabelled = g
-                .permuted(&new_id)
+                .permuted_arcs(&new_id)
                 .expect("the ADL order is a permutation by construction");
             let seconds = start.elapsed().as_secs_f64();
             let mapped: Vec<u32> = sources.iter().map(|&s| new_id[s as usize]).collect();
