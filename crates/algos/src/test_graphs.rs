@@ -10,3 +10,21 @@ pub fn weighted(n: u32, arcs: &[(u32, u32, u32)]) -> Graph {
     }
     el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
 }
+
+/// A graph whose levels from node 0 go thin, thick, thin (the run-ahead tests: one worker,
+/// then the team, then one worker again): a path of `path` nodes, a fan of `fan` leaves off
+/// its end, each leaf joined to one of the `tail` nodes of a second path. Unweighted, every
+/// edge in both directions.
+pub fn thin_thick_thin(path: u32, fan: u32, tail: u32) -> Graph {
+    let mut edges: Vec<(u32, u32)> = (0..path - 1).map(|i| (i, i + 1)).collect();
+    edges.extend((0..fan).map(|j| (path - 1, path + j)));
+    edges.extend((0..fan).map(|j| (path + j, path + fan + j % tail)));
+    edges.extend((0..tail - 1).map(|i| (path + fan + i, path + fan + i + 1)));
+    let n = path + fan + tail;
+    let mut el = EdgeList::with_capacity(n, 2 * edges.len(), false);
+    for (a, b) in edges {
+        el.push(a, b, 1);
+        el.push(b, a, 1);
+    }
+    el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
+}

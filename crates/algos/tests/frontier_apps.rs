@@ -134,25 +134,6 @@ fn direction_optimizing_bfs_turns_bottom_up_on_kronecker_and_mostly_not_on_a_gri
     }
 }
 
-#[test]
-fn direction_optimizing_bfs_hands_thin_stretches_to_one_worker_and_back() {
-    // A path of 3000 nodes, a fan of 2000 leaves off its end (a frontier large enough to
-    // share), each leaf joined to one of 300 nodes of a second path: frontiers go small,
-    // large, small again, so worker 0 runs ahead, hands back to the team, and runs ahead again.
-    let (path, fan, tail) = (3000u32, 2000u32, 300u32);
-    let mut edges: Vec<(u32, u32)> = (0..path - 1).map(|i| (i, i + 1)).collect();
-    edges.extend((0..fan).map(|j| (path - 1, path + j)));
-    edges.extend((0..fan).map(|j| (path + j, path + fan + j % tail)));
-    edges.extend((0..tail - 1).map(|i| (path + fan + i, path + fan + i + 1)));
-    let g = graph(path + fan + tail, &edges, true);
-    let expected = bfs::serial_bfs(&g, 0);
-    for threads in [1, 2, 3, 8] {
-        let out =
-            bfs::direction::run(&g, InEdges::symmetric(&g), 0, &ExecConfig::new(threads)).unwrap();
-        assert_eq!(out.level, expected, "x{threads}");
-    }
-}
-
 fn load_shared(name: &str, symmetrize: bool) -> Option<Graph> {
     let path = common::shared(name)?;
     let opts = LoadOptions {

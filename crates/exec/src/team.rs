@@ -88,11 +88,7 @@ impl Team<'_> {
     /// Waits for every worker and returns the sum of their `value`s. What a worker wrote before
     /// calling is visible to every worker after it returns.
     pub fn sum(&self, value: u64) -> Result<u64, Stopped> {
-        let cancel = self.worker == 0
-            && self
-                .shared
-                .cancel
-                .is_some_and(|c| c.load(Ordering::Relaxed));
+        let cancel = self.worker == 0 && self.cancel_requested();
         match self.shared.barrier.sum_flagged(value, cancel) {
             Ok((_, true)) => Err(Stopped::Cancelled),
             Ok((sum, false)) => Ok(sum),
@@ -383,12 +379,6 @@ mod tests {
         })
         .unwrap();
         assert!(held.iter().all(|h| h == &held[0]));
-        let (got, _) = run_team(&cfg(3), |team| {
-            let w = team.worker() as u64;
-            team.broadcast(1, [w, 7 * w + 1])
-        })
-        .unwrap();
-        assert!(got.iter().all(|&g| g == [1, 8]));
         for (round, &got) in held[0].iter().enumerate() {
             let expect = if round % 2 == 0 {
                 (11, 2)
@@ -397,6 +387,12 @@ mod tests {
             };
             assert_eq!(got, expect);
         }
+        let (got, _) = run_team(&cfg(3), |team| {
+            let w = team.worker() as u64;
+            team.broadcast(1, [w, 7 * w + 1])
+        })
+        .unwrap();
+        assert!(got.iter().all(|&g| g == [1, 8]));
     }
 
     #[test]

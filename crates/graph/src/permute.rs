@@ -23,8 +23,8 @@ impl Graph {
     }
 
     /// [`permuted`](Self::permuted) without weights or coordinates: the arcs alone, for a
-    /// method that reads nothing else (betweenness's relabelled copy: on a 1000x1000 grid
-    /// with coordinates, 31 MB less beside the original).
+    /// method that reads nothing else (betweenness's relabelled copy beside the original:
+    /// Kronecker 20's weights are 126 MB; `ordo bc` with 8 sources peaked 560 -> 440 MiB).
     pub fn permuted_arcs(&self, new_id: &[u32]) -> Result<Graph> {
         self.permute(new_id, false)
     }

@@ -308,7 +308,8 @@ impl Worker<'_, '_> {
             }
             if total < limit {
                 // Thread 0 expands the small levels alone (lanes.rs, Run-ahead); the barrier
-                // hands every thread where it stopped: the next level and its size.
+                // hands every thread where it stopped: the next level in the high half, its
+                // size in the low (both below 2^32: levels and sizes are at most n).
                 let mut packed = 0;
                 if self.tid == 0 {
                     let (stop, size) = self.run_ahead(d, limit, &visit);

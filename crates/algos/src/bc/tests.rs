@@ -142,16 +142,10 @@ fn parallel_matches_the_oracle_in_every_configuration() {
 
 #[test]
 fn thin_levels_run_ahead_on_thread_0_and_thick_ones_are_shared() {
-    // A path of 300 nodes, a fan of 400 leaves off its end, each leaf joined to one of 50
-    // nodes of a second path: levels go small, large, small, so thread 0 runs ahead, hands
-    // back to all, and runs ahead again, forward and backward.
+    // Levels go small, large, small, so thread 0 runs ahead, hands back to all, and runs
+    // ahead again, forward and backward.
     let (path, fan, tail) = (300u32, 400u32, 50u32);
-    let mut edges: Vec<(u32, u32)> = (0..path - 1).map(|i| (i, i + 1)).collect();
-    edges.extend((0..fan).map(|j| (path - 1, path + j)));
-    edges.extend((0..fan).map(|j| (path + j, path + fan + j % tail)));
-    edges.extend((0..tail - 1).map(|i| (path + fan + i, path + fan + i + 1)));
-    let both: Vec<(u32, u32)> = edges.iter().flat_map(|&(u, v)| [(u, v), (v, u)]).collect();
-    let g = graph(&both, path + fan + tail);
+    let g = crate::test_graphs::thin_thick_thin(path, fan, tail);
     let sources = [0, path + fan + tail - 1, path + 7];
     let want = serial_brandes(&g, &sources);
     for bc in configs() {

@@ -268,8 +268,8 @@ fn run_ahead(
     }
 }
 
-/// Levels between two looks at the cancel flag in [`run_ahead`].
-const ALONE_CHECK: usize = 4096;
+/// Levels between two looks at the cancel flag in [`run_ahead`] (and pfp's relabel's).
+pub(crate) const ALONE_CHECK: usize = 4096;
 
 /// Expands the frontier `queues.input(k)` into `queues.output(k)`, by the only worker
 /// touching them and the levels; returns the new frontier's size.
@@ -370,4 +370,23 @@ fn bitmap_to_queue(team: &Team, bits: &Bitmap, queue: &Queue) -> Result<usize, S
         nodes
     })?;
     Ok(nodes as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bfs::serial_bfs;
+    use crate::test_graphs::thin_thick_thin;
+
+    #[test]
+    fn thin_stretches_go_to_one_worker_and_back_to_the_team() {
+        // Frontiers go small, large (2000 leaves: enough to share), small again, so worker 0
+        // runs ahead, hands back to the team, and runs ahead again.
+        let g = thin_thick_thin(3000, 2000, 300);
+        let expected = serial_bfs(&g, 0);
+        for threads in [1, 2, 3, 8] {
+            let out = run(&g, InEdges::symmetric(&g), 0, &ExecConfig::new(threads)).unwrap();
+            assert_eq!(out.level, expected, "x{threads}");
+        }
+    }
 }

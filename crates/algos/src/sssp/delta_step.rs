@@ -128,8 +128,6 @@ struct Counts {
     improved: u64,
     edges: u64,
     rounds: u64,
-    /// Buckets relaxed by [`run_ahead`].
-    ahead: u64,
 }
 
 /// One worker's bins: a ring of [`RING`] buckets ending before `limit`, and the overflow.
@@ -454,7 +452,6 @@ fn run_ahead<D: DistLabel, E: Estimate>(
         {
             return cur;
         }
-        c.ahead += 1;
         while (1..share).contains(&bins.len_of(cur)) {
             relax_bin::<D, E, false>(s, cur, bins, spare, c);
         }
@@ -464,7 +461,7 @@ fn run_ahead<D: DistLabel, E: Estimate>(
 /// Entries per worker in a bucket that ends [`run_ahead`].
 const RUN_AHEAD_LIMIT: usize = CHUNK;
 
-/// Buckets between two looks at the cancel flag in [`search_alone`].
+/// Buckets between two looks at the cancel flag in [`search_alone`] and [`run_ahead`].
 const ALONE_CHECK: u64 = 4096;
 
 /// This worker's first bucket from `cur` on, or `u64::MAX` if it has none or (A*) none that
