@@ -15,8 +15,9 @@
 //! atomics: delta[w] was final at the previous barrier), then score[u] += delta[u] for
 //! u != source.
 //!
-//! A lone worker (one thread) takes no compare-and-swap or atomic add: plain loads and
-//! stores do, as nothing else writes. Neither does thread 0 while it runs ahead: levels below
+//! One thread runs [`lone`](super::lone) instead, unless it measures working sets. A lone
+//! worker of this engine (one thread, measuring) takes no compare-and-swap or atomic add:
+//! plain loads and stores do, as nothing else writes. Neither does thread 0 while it runs ahead: levels below
 //! a chunk per thread are its alone, the others waiting in one barrier (lanes.rs,
 //! Run-ahead; `Worker::run_ahead`, `Worker::backward`).
 //!
@@ -458,6 +459,11 @@ pub(super) fn run(
 ) -> Result<EngineRun, ExecError> {
     let n = g.num_nodes();
     let threads = cfg.threads.max(1);
+    // One thread has no lanes to share or levels to wait at (lone.rs); measuring working
+    // sets, it keeps the engine, whose marks count what each lane touches.
+    if threads == 1 && ec.phases == Phases::Brandes && !ec.working_set {
+        return super::lone::run(g, sources, cfg);
+    }
     let shared = Shared {
         g,
         depth: (0..n).map(|_| AtomicU32::new(UNVISITED)).collect(),

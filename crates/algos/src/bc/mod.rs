@@ -3,6 +3,8 @@
 //!
 //! Each source runs a level-synchronous parallel BFS that counts shortest paths, then
 //! accumulates dependencies back up the levels (`engine.rs` has the details and the orderings).
+//! One thread runs the same passes over a single queue, without levels (`lone.rs`), unless it
+//! measures working sets.
 //! The work of a level is handed out in tasks of 16 vertices (seed 001 §III-B) by one of two
 //! disciplines ([`Queues`]): `dynamic`, a shared cursor over the whole level (the OpenMP
 //! `dynamic,16` baseline), or `nwq`, per-thread queues holding what each thread discovered,
@@ -30,6 +32,7 @@ pub mod app;
 mod brandes;
 mod engine;
 mod lanes;
+mod lone;
 mod successors;
 
 pub use brandes::{compare_scores, serial_brandes, TOLERANCE};

@@ -137,6 +137,15 @@ fn parallel_matches_the_oracle_in_every_configuration() {
                 assert_eq!(out.report.total.pushes + sources.len() as u64, out.reached);
             }
         }
+        // One thread without the working-set marks: the lone kernel.
+        let bc = BcConfig {
+            working_set: false,
+            ..BcConfig::default()
+        };
+        let out = run(g, &sources, &bc, &ExecConfig::new(1)).unwrap();
+        compare_scores(&out.scores, &want, |v| v as u64).unwrap();
+        assert_eq!(out.report.total.pushes + sources.len() as u64, out.reached);
+        assert_eq!(out.report.total.tasks, out.reached);
     }
 }
 
@@ -167,13 +176,14 @@ fn thin_levels_run_ahead_on_thread_0_and_thick_ones_are_shared() {
 fn one_thread_takes_every_chunk_from_its_own_queue() {
     // NWQ's foreign-chunk count is by lane: with one lane none is foreign, and chunks are
     // counted. (How few a thread steals at 2+ threads depends on timing; the CLI reports it.)
+    // Measuring working sets keeps one thread on the engine's lanes.
     let g = gen::road_grid(120, 120, 1, &BuildOptions::default()).unwrap();
     let sources = sample_sources(g.num_nodes(), 4, 3);
     let bc = |queues| BcConfig {
         queues,
         layout: Layout::Input,
         task: DEFAULT_TASK,
-        working_set: false,
+        working_set: true,
     };
     let out = run(&g, &sources, &bc(Queues::Nwq), &ExecConfig::new(1)).unwrap();
     assert_eq!(out.report.total.app[FOREIGN_CHUNKS], 0);
@@ -194,18 +204,21 @@ fn no_sources_and_unreachable_sources() {
 #[test]
 fn cancelling_stops_with_the_partial_report() {
     let g = gen::road_grid(30, 30, 1, &BuildOptions::default()).unwrap();
-    let mut cfg = ExecConfig::new(2);
-    cfg.cancel = Some(Arc::new(AtomicBool::new(true)));
-    let bc = BcConfig {
-        layout: Layout::Input,
-        ..BcConfig::default()
-    };
-    match run(&g, &[0, 1, 2], &bc, &cfg) {
-        Err(ExecError::Cancelled(_)) => {}
-        other => panic!(
-            "expected a cancellation, got {:?}",
-            other.map(|o| o.reached)
-        ),
+    // Two threads run the engine, one the lone kernel.
+    for threads in [1, 2] {
+        let mut cfg = ExecConfig::new(threads);
+        cfg.cancel = Some(Arc::new(AtomicBool::new(true)));
+        let bc = BcConfig {
+            layout: Layout::Input,
+            ..BcConfig::default()
+        };
+        match run(&g, &[0, 1, 2], &bc, &cfg) {
+            Err(ExecError::Cancelled(_)) => {}
+            other => panic!(
+                "expected a cancellation at {threads} threads, got {:?}",
+                other.map(|o| o.reached)
+            ),
+        }
     }
 }
 
