@@ -44,15 +44,20 @@
 //! independently as well.
 //!
 //! Capacities are the edge weights (1 on unweighted graphs); self-loops are ignored.
+//! Residual capacities and excesses are 32-bit words where every value fits (capacities
+//! below 2^31, the source's below 2^32 in all: road maps, unit capacities), else 64-bit
+//! (`word.rs`); a flow on an input arc is at most its 32-bit weight.
 
 pub mod app;
 
 mod dinic;
 mod network;
 mod relabel;
+mod word;
 
 pub use dinic::dinic;
 pub use network::Network;
+use word::Word;
 
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -108,8 +113,9 @@ pub struct PfpOutput {
     /// What was computed: with [`Goal::Preflow`], `arc_flow` is a preflow (nodes may keep
     /// excess).
     pub goal: Goal,
-    /// Flow on each input arc, in the input's CSR order (0 on self-loops).
-    pub arc_flow: Vec<u64>,
+    /// Flow on each input arc, in the input's CSR order (0 on self-loops); at most the arc's
+    /// weight, so 32 bits.
+    pub arc_flow: Vec<u32>,
     /// The source side of a minimum cut: the nodes that cannot reach the sink in the residual
     /// graph.
     pub source_side: Vec<bool>,
@@ -135,10 +141,11 @@ fn gap_nodes(n: usize) -> usize {
 const ALPHA: u64 = 6;
 const BETA: u64 = 12;
 
-struct State<'n> {
+/// The run's state, residuals and excesses in words of type `W` (32 or 64 bits, `word.rs`).
+struct State<'n, W> {
     net: &'n Network<'n>,
-    res: Vec<AtomicU64>,
-    excess: Vec<AtomicU64>,
+    res: Vec<W>,
+    excess: Vec<W>,
     height: Vec<AtomicU32>,
     /// Phase 1: how many nodes hold each label below n (the gap heuristic's counts), as the
     /// last global relabel left them and the relabels since moved them.
@@ -149,9 +156,9 @@ struct State<'n> {
     t: u32,
 }
 
-impl<'n> State<'n> {
+impl<'n, W: Word> State<'n, W> {
     /// Residual capacities `res`, every node at label 0 with no excess.
-    fn new(net: &'n Network<'n>, res: Vec<AtomicU64>, s: u32, t: u32) -> Self {
+    fn new(net: &'n Network<'n>, res: Vec<W>, s: u32, t: u32) -> Self {
         let n = net.num_nodes();
         // Written here rather than taken zeroed from the allocator: the first round reads
         // every node's excess and label, and untouched zero pages would fault inside the
@@ -159,7 +166,7 @@ impl<'n> State<'n> {
         State {
             net,
             res,
-            excess: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            excess: (0..n).map(|_| W::new(0)).collect(),
             height: (0..n).map(|_| AtomicU32::new(0)).collect(),
             levels: (0..n).map(|_| AtomicU32::new(0)).collect(),
             top: AtomicU32::new(0),
@@ -169,9 +176,8 @@ impl<'n> State<'n> {
     }
 
     /// The residual capacities; the node arrays are freed.
-    fn into_residuals(self) -> Vec<u64> {
-        // Collected in place: `AtomicU64` and `u64` have one layout.
-        self.res.into_iter().map(AtomicU64::into_inner).collect()
+    fn into_residuals(self) -> Vec<W> {
+        self.res
     }
 
     /// Highest label first; a label above 2n (a parked node's) gets the lowest priority.
@@ -182,7 +188,7 @@ impl<'n> State<'n> {
     fn active(&self, bound: u32) -> Vec<(PfpTask, u64)> {
         (0..self.net.num_nodes() as u32)
             .filter(|&v| v != self.s && v != self.t)
-            .filter(|&v| self.excess[v as usize].load(Relaxed) > 0)
+            .filter(|&v| self.excess[v as usize].read(Relaxed) > 0)
             .filter_map(|v| {
                 let h = self.height[v as usize].load(Relaxed);
                 (h < bound).then(|| (PfpTask { node: v }, self.priority(h)))
@@ -238,14 +244,14 @@ impl<'n> State<'n> {
         let (head, rev) = (&net.head[..], &net.rev[..]);
         // Phase 1 (labels bounded by n) keeps the level counts.
         let gaps = bound as usize <= net.num_nodes();
-        let mut e = self.excess[u as usize].load(Relaxed);
+        let mut e = self.excess[u as usize].read(Relaxed);
         let mut hu = self.height[u as usize].load(Relaxed);
         loop {
             // The lowest neighbour along a residual arc.
             let mut best = None;
             let mut lowest = u32::MAX;
             for a in net.arcs(u) {
-                if self.res[a].load(Relaxed) > 0 {
+                if self.res[a].read(Relaxed) > 0 {
                     let hv = self.height[head[a] as usize].load(Relaxed);
                     if hv < lowest {
                         (lowest, best) = (hv, Some(a));
@@ -263,21 +269,21 @@ impl<'n> State<'n> {
             };
             if hu > lowest {
                 let v = head[a];
-                let d = e.min(self.res[a].load(Relaxed));
-                self.res[a].fetch_sub(d, Relaxed);
-                self.res[rev[a] as usize].fetch_add(d, Relaxed);
+                let d = e.min(self.res[a].read(Relaxed));
+                self.res[a].sub(d, Relaxed);
+                self.res[rev[a] as usize].add(d, Relaxed);
                 ctx.count(PUSHES, 1);
                 // Acquire: when this raises v's excess from zero, the task it creates (handed over
                 // through the scheduler) must see the last writes of v's previous owner, which
                 // released them with its final fetch_sub below.
-                if v != self.s && self.excess[v as usize].fetch_add(d, AcqRel) == 0 && v != self.t {
+                if v != self.s && self.excess[v as usize].add(d, AcqRel) == 0 && v != self.t {
                     let hv = self.height[v as usize].load(Relaxed);
                     if hv < bound {
                         ctx.push(PfpTask { node: v }, self.priority(hv));
                     }
                 }
                 // Release: if this empties u, the next owner must see u's residuals as left.
-                let before = self.excess[u as usize].fetch_sub(d, Release);
+                let before = self.excess[u as usize].sub(d, Release);
                 e = before - d;
                 if e == 0 {
                     return;
@@ -337,15 +343,15 @@ impl Budget {
     }
 }
 
-struct Round<'a, 'n> {
-    state: &'a State<'n>,
+struct Round<'a, 'n, W> {
+    state: &'a State<'n, W>,
     initial: Vec<(PfpTask, u64)>,
     bound: u32,
     work_limit: u64,
     cfg: ExecConfig,
 }
 
-impl SchedulerVisitor<PfpTask> for Round<'_, '_> {
+impl<W: Word> SchedulerVisitor<PfpTask> for Round<'_, '_, W> {
     /// The round's report, and whether it drained its tasks (else its budget was spent or the
     /// user cancelled it: a global relabel and the remaining active nodes come next).
     type Output = Result<(RunReport, bool), ExecError>;
@@ -416,16 +422,34 @@ pub fn run(
         return Err(PfpError::TooLarge(g.num_edges()));
     }
     let net = Network::new(g);
-    let res = net.capacities().map(AtomicU64::new).collect();
-    let state = State::new(&net, res, s, t);
+    if word::fits_in_32_bits(&net, s) {
+        run_with::<AtomicU32>(g, &net, s, t, goal, sched, cfg)
+    } else {
+        run_with::<AtomicU64>(g, &net, s, t, goal, sched, cfg)
+    }
+}
+
+/// [`run`] with residuals and excesses in words of type `W`.
+fn run_with<W: Word>(
+    g: &Graph,
+    net: &Network,
+    s: u32,
+    t: u32,
+    goal: Goal,
+    sched: &SchedulerConfig,
+    cfg: &ExecConfig,
+) -> Result<PfpOutput, PfpError> {
+    let n = g.num_nodes();
+    let res = net.capacities().map(W::new).collect();
+    let state = State::new(net, res, s, t);
     let start = std::time::Instant::now();
     // Saturate the source's arcs (before any worker exists; Relaxed is enough).
     for a in net.arcs(s) {
-        let c = state.res[a].swap(0, Relaxed);
-        state.res[net.rev[a] as usize].fetch_add(c, Relaxed);
+        let c = state.res[a].take(Relaxed);
+        state.res[net.rev[a] as usize].add(c, Relaxed);
         let v = net.head[a] as usize;
         if v != s as usize {
-            state.excess[v].fetch_add(c, Relaxed);
+            state.excess[v].add(c, Relaxed);
         }
     }
     let relabeller = relabel::Relabeller::new(n, cfg.threads);
@@ -479,8 +503,8 @@ pub fn run(
     stats.pushes = report.total.app[PUSHES];
     stats.relabels = report.total.app[RELABELS];
     stats.gaps = report.total.app[GAPS];
-    let flow = state.excess[t as usize].load(Relaxed);
-    let source_side = net.source_side(t, |a| state.res[a].load(Relaxed));
+    let flow = state.excess[t as usize].read(Relaxed);
+    let source_side = net.source_side(t, |a| state.res[a].read(Relaxed));
     // The node arrays and the relabeller's queues go first; the residuals then become the
     // flows in place.
     drop(relabeller);
@@ -509,7 +533,7 @@ pub fn verify(g: &Graph, s: u32, t: u32, out: &PfpOutput) -> Result<(), String> 
     let mut i = 0;
     for u in 0..n as u32 {
         for (v, w) in g.out_edges(u) {
-            let f = out.arc_flow[i];
+            let f = u64::from(out.arc_flow[i]);
             i += 1;
             if u == v {
                 continue;

@@ -8,8 +8,10 @@
 //! preflowpush adds a reverse arc only where the input lacks one). The flow on an input arc is
 //! recovered from its pair's net flow ([`Network::input_flows`]).
 
+use super::word::Word;
 use ordo_graph::Graph;
 use std::borrow::Cow;
+use std::sync::atomic::Ordering::Relaxed;
 
 pub struct Network<'g> {
     offsets: Cow<'g, [u64]>,
@@ -61,7 +63,9 @@ impl<'g> Network<'g> {
     /// ms on the grid, 64 -> 35 on NY. A process's first timed run is 0-10% slower than it
     /// was (its memory is no longer carved from the build's freed, already faulted and
     /// huge-paged temporaries); later runs are level. Since the residuals became the flows in
-    /// place: 138 -> 107 MiB on the grid, 33.5 -> 27.2 MiB on NY (`ru_maxrss`, `--no-verify`).
+    /// place: 138 -> 107 MiB on the grid, 33.5 -> 27.2 MiB on NY (`ru_maxrss`, `--no-verify`);
+    /// since they are 32-bit words where capacities allow (`word.rs`): 89.8 MiB on the grid,
+    /// 24.0 on NY.
     pub fn new(g: &'g Graph) -> Self {
         assert!(
             g.num_edges() <= Self::MAX_INPUT_ARCS,
@@ -196,23 +200,35 @@ impl<'g> Network<'g> {
         self.offsets[v] as usize
     }
 
+    /// The largest capacity of an arc (0 without arcs).
+    pub fn max_capacity(&self) -> u64 {
+        match &self.cap {
+            Capacities::Weights(Some(w)) => w.iter().copied().max().map_or(0, u64::from),
+            Capacities::Weights(None) => u64::from(!self.head.is_empty()),
+            Capacities::Summed(c) => c.iter().copied().max().unwrap_or(0),
+        }
+    }
+
     /// The flow on every input arc (CSR order) of `g`, the graph this network was built from,
     /// given the residual capacities. A pair's net flow `cap(u -> v) - res(u -> v)` goes to the
     /// input arcs u -> v when positive (filling them in order, each to its weight), else to the
     /// arcs v -> u: conservation holds as in the network, and no arc exceeds its weight, as
-    /// the net flow is at most the capacity in its direction.
+    /// the net flow is at most the capacity in its direction. (So every flow fits the
+    /// weights' 32 bits.)
     ///
-    /// The residuals' vector becomes the flows' where the network is its input (no second
-    /// array as long as the arcs: on a 1000x1000 grid the output was a quarter of the peak).
-    pub fn input_flows(&self, g: &Graph, mut res: Vec<u64>) -> Vec<u64> {
-        // What is left to hand out along each network arc with a positive net flow.
-        for (r, c) in res.iter_mut().zip(self.capacities()) {
-            *r = c.saturating_sub(*r);
+    /// The residuals' vector becomes the flows' where the network is its input and its words
+    /// are 32 bits (no second array as long as the arcs: on a 1000x1000 grid the output was a
+    /// quarter of the peak).
+    pub(super) fn input_flows<W: Word>(&self, g: &Graph, res: Vec<W>) -> Vec<u32> {
+        // What is left to hand out along each network arc with a positive net flow, in the
+        // residuals' words: at most the arc's capacity, which fits them.
+        for (r, c) in res.iter().zip(self.capacities()) {
+            r.write(c.saturating_sub(r.read(Relaxed)), Relaxed);
         }
-        let mut left = res;
+        let left = res;
         if self.arc_of_input.is_none() {
             // Each arc is its input arc, with the input's weight as capacity: all of it.
-            return left;
+            return W::into_u32s(left);
         }
         let weights = (0..g.num_nodes() as u32).flat_map(|u| g.out_edges(u).map(|(_, w)| w));
         weights
@@ -220,9 +236,9 @@ impl<'g> Network<'g> {
             .map(|(i, w)| match self.arc_of_input(i) {
                 None => 0, // a self-loop
                 Some(a) => {
-                    let f = left[a].min(w as u64);
-                    left[a] -= f;
-                    f
+                    let f = left[a].read(Relaxed).min(u64::from(w));
+                    left[a].sub(f, Relaxed);
+                    f as u32
                 }
             })
             .collect()
@@ -314,7 +330,11 @@ mod tests {
             assert_eq!(own.arc_of_input(a), built.arc_of_input(a));
         }
         let res = |a: usize| own.cap.get(a) / 2;
-        let residuals = |net: &Network| (0..net.head.len()).map(res).collect();
+        let residuals = |net: &Network| {
+            (0..net.head.len())
+                .map(|a| std::sync::atomic::AtomicU64::new(res(a)))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
             own.input_flows(&grid, residuals(&own)),
             built.input_flows(&grid, residuals(&built))

@@ -32,6 +32,7 @@
 //!
 //! Work: O(n + m) per relabel; rounds: the largest finite label.
 
+use super::word::Word;
 use super::State;
 use crate::bfs::direction::{ALONE_CHECK, ALPHA, SCAN};
 use ordo_exec::frontier::{QueueRing, QueueWriter};
@@ -70,9 +71,9 @@ impl Relabeller {
 
     /// Writes the exact labels of `state`'s residual graph into its heights (module docs);
     /// `to_source` for phase 2's. `cfg` has the thread count this relabeller was made for.
-    pub(super) fn relabel(
+    pub(super) fn relabel<W: Word>(
         &self,
-        state: &State,
+        state: &State<W>,
         to_source: bool,
         cfg: &ExecConfig,
     ) -> Result<(), ExecError> {
@@ -89,9 +90,9 @@ impl Relabeller {
 }
 
 /// One worker's part of [`Relabeller::relabel`].
-fn relabel_team(
+fn relabel_team<W: Word>(
     queues: &QueueRing,
-    state: &State,
+    state: &State<W>,
     to_source: bool,
     team: &Team,
 ) -> Result<(), Stopped> {
@@ -129,9 +130,9 @@ fn relabel_team(
 /// Labels `base + d` on the unlabelled nodes at residual distance `d` from `root`, with
 /// steps numbered from `step` on; returns the next step's number. `count`: write the size of
 /// each level into `state.levels` and the last one into `state.top` (phase 1's gap counts).
-fn search(
+fn search<W: Word>(
     queues: &QueueRing,
-    state: &State,
+    state: &State<W>,
     root: u32,
     base: u32,
     mut step: usize,
@@ -203,7 +204,7 @@ fn search(
                     let h = &height[x];
                     if h.load(Relaxed) == UNSEEN
                         && net.arcs(x as u32).any(|a| {
-                            res[a].load(Relaxed) > 0
+                            res[a].read(Relaxed) > 0
                                 && height[head[a] as usize].load(Relaxed) == label - 1
                         })
                     {
@@ -226,7 +227,7 @@ fn search(
                         let x = head[a];
                         let h = &height[x as usize];
                         if h.load(Relaxed) == UNSEEN
-                            && res[rev[a] as usize].load(Relaxed) > 0
+                            && res[rev[a] as usize].read(Relaxed) > 0
                             && h.compare_exchange(UNSEEN, label, Relaxed, Relaxed).is_ok()
                         {
                             next.push(x);
@@ -255,9 +256,9 @@ fn search(
 /// path's a level per node (a 10^7-node path at 2 threads: a relabel took seconds of
 /// barriers). Returns the step, frontier size and label it stopped at.
 #[allow(clippy::too_many_arguments)]
-fn run_ahead(
+fn run_ahead<W: Word>(
     queues: &QueueRing,
-    state: &State,
+    state: &State<W>,
     mut step: usize,
     mut len: usize,
     mut label: u32,
@@ -279,7 +280,7 @@ fn run_ahead(
                 // 1.2x its time on one thread (NY 11.2 -> 13.0 ms, grid1m 56 -> 69).
                 let x = head[a];
                 let h = &height[x as usize];
-                if h.load(Relaxed) == UNSEEN && res[rev[a] as usize].load(Relaxed) > 0 {
+                if h.load(Relaxed) == UNSEEN && res[rev[a] as usize].read(Relaxed) > 0 {
                     h.store(label, Relaxed);
                     next.push(x);
                     found += 1;
@@ -305,7 +306,7 @@ fn run_ahead(
 /// compare-and-swaps, over one queue, turning bottom-up for the steps whose frontier's arcs
 /// outnumber what is left (Kronecker 20, where the sink's search covers the giant component in
 /// a few steps).
-fn relabel_alone(state: &State, to_source: bool, queue: &mut Vec<u32>) {
+fn relabel_alone<W: Word>(state: &State<W>, to_source: bool, queue: &mut Vec<u32>) {
     let (net, height, res) = (state.net, &state.height[..], &state.res[..]);
     let (head, rev) = (&net.head[..], &net.rev[..]);
     let n = net.num_nodes();
@@ -334,7 +335,7 @@ fn relabel_alone(state: &State, to_source: bool, queue: &mut Vec<u32>) {
                         continue;
                     }
                     let found = net.arcs(x).any(|a| {
-                        res[a].load(Relaxed) > 0
+                        res[a].read(Relaxed) > 0
                             && height[head[a] as usize].load(Relaxed) == label - 1
                     });
                     if found {
@@ -352,7 +353,7 @@ fn relabel_alone(state: &State, to_source: bool, queue: &mut Vec<u32>) {
                         // never read.
                         let x = head[a];
                         let h = &height[x as usize];
-                        if h.load(Relaxed) == UNSEEN && res[rev[a] as usize].load(Relaxed) > 0 {
+                        if h.load(Relaxed) == UNSEEN && res[rev[a] as usize].read(Relaxed) > 0 {
                             h.store(label, Relaxed);
                             queue.push(x);
                         }
@@ -391,7 +392,7 @@ fn relabel_alone(state: &State, to_source: bool, queue: &mut Vec<u32>) {
 
 /// Gives the source its label n, uncounting it from a level below n where the search from
 /// the sink reached it (it cannot in phase 1, where the source has no residual arc out).
-fn source_label(state: &State, to_source: bool) {
+fn source_label<W: Word>(state: &State<W>, to_source: bool) {
     let n32 = state.net.num_nodes() as u32;
     let was = state.height[state.s as usize].swap(n32, Relaxed);
     if !to_source && was < n32 {

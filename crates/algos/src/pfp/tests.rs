@@ -16,19 +16,79 @@ fn schedulers() -> Vec<(SchedulerConfig, Vec<usize>)> {
     ]
 }
 
+/// [`run`], or with `wide` its 64-bit words whatever the capacities.
+fn run_as(
+    g: &Graph,
+    s: u32,
+    t: u32,
+    goal: Goal,
+    sched: &SchedulerConfig,
+    cfg: &ExecConfig,
+    wide: bool,
+) -> Result<PfpOutput, PfpError> {
+    if !wide {
+        return run(g, s, t, goal, sched, cfg);
+    }
+    run_with::<AtomicU64>(g, &Network::new(g), s, t, goal, sched, cfg)
+}
+
 fn check(g: &Graph, s: u32, t: u32) -> u64 {
     let want = dinic(&Network::new(g), s, t);
     for (sched, threads) in schedulers() {
         for th in threads {
             for goal in [Goal::Preflow, Goal::Flow] {
-                let at = format!("{} at {th}, {goal:?}", sched.label());
-                let out = run(g, s, t, goal, &sched, &ExecConfig::new(th)).unwrap();
-                verify(g, s, t, &out).unwrap_or_else(|e| panic!("{at}: {e}"));
-                assert_eq!(out.flow, want, "{at}");
+                for wide in [false, true] {
+                    let at = format!("{} at {th}, {goal:?}, wide {wide}", sched.label());
+                    let cfg = ExecConfig::new(th);
+                    let out = run_as(g, s, t, goal, &sched, &cfg, wide).unwrap();
+                    verify(g, s, t, &out).unwrap_or_else(|e| panic!("{at}: {e}"));
+                    assert_eq!(out.flow, want, "{at}");
+                }
             }
         }
     }
     want
+}
+
+#[test]
+fn capacities_too_large_for_32_bits_take_64() {
+    let big = u32::MAX;
+    // Parallel arcs sum past 2^32 on one pair.
+    let g = graph(
+        &[
+            (0, 1, big),
+            (0, 1, big),
+            (1, 2, big),
+            (1, 2, big),
+            (0, 2, 5),
+        ],
+        3,
+    );
+    assert!(!word::fits_in_32_bits(&Network::new(&g), 0));
+    assert_eq!(check(&g, 0, 2), 2 * u64::from(big) + 5);
+    // Every capacity below 2^31, but the source sends out more than 2^32 - 1 in all.
+    let half = (1 << 31) - 1;
+    let g = graph(
+        &[
+            (0, 1, half),
+            (0, 2, half),
+            (0, 3, half),
+            (1, 4, half),
+            (2, 4, half),
+            (3, 4, half),
+        ],
+        5,
+    );
+    assert!(!word::fits_in_32_bits(&Network::new(&g), 0));
+    assert_eq!(check(&g, 0, 4), 3 * u64::from(half));
+    // A capacity of 2^31: a pair's two residuals could sum past 32 bits.
+    let g = graph(&[(0, 1, 1 << 31), (1, 0, 1 << 31)], 2);
+    assert!(!word::fits_in_32_bits(&Network::new(&g), 0));
+    assert_eq!(check(&g, 0, 1), 1 << 31);
+    // Just below both bounds: 32 bits.
+    let g = graph(&[(0, 1, half), (1, 0, half), (0, 2, 1)], 3);
+    assert!(word::fits_in_32_bits(&Network::new(&g), 0));
+    assert_eq!(check(&g, 0, 1), u64::from(half));
 }
 
 #[test]
