@@ -265,7 +265,7 @@ class Graph:
         return self._native.coordinates()
 
     def save(self, path: PathLike, format: Optional[str] = None) -> None:
-        """Writes the graph: ordo's binary format (memory-mapped, checksummed, read back by
+        """Writes the graph: ordo's binary format (a checksummed CSR image, read back by
         :meth:`from_file`) unless ``format`` says ``dimacs``, ``el`` or ``wel``. A name ending
         in ``.gz`` is gzipped."""
         self._native.save(os.fspath(path), format)

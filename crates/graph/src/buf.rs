@@ -1,12 +1,13 @@
-//! `Buf<T>`: an immutable slice that either owns its memory or borrows it from a memory map,
-//! so the CSR arrays of a graph loaded from ordo's binary format are used in place.
+//! `Buf<T>`: an immutable slice that either owns its memory or shares a larger buffer's, so
+//! the CSR arrays of a graph loaded from ordo's binary format are used in place in the
+//! file's bytes.
 
 use std::any::Any;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-/// Plain-old-data element types that can be viewed directly in a mapped file.
+/// Plain-old-data element types that can be viewed directly in a file's bytes.
 ///
 /// # Safety
 /// Every bit pattern must be a valid value and the type must have no padding.

@@ -132,8 +132,7 @@ impl Graph {
         let r = self.edge_range(v);
         // SAFETY: the CSR invariants, checked by every constructor and kept by every method
         // (none changes offsets or targets): offsets are non-decreasing and at most
-        // `targets.len()`, so `r` lies within `targets`. A memory-mapped file must not be
-        // changed by another process meanwhile, as `formats::binary::load` already assumes.
+        // `targets.len()`, so `r` lies within `targets`.
         unsafe { self.targets.get_unchecked(r) }
     }
 
