@@ -51,14 +51,16 @@
 //! at least [`SINGLE_PRECISION_STOP`] (the default tolerance's and GAPBS's), shares are stored
 //! as `f32` and a node's update is computed in `f32`, as GAPBS does: half the bytes gathered,
 //! and no conversions in the chain from one node to the next. Only in-lists of 8 or more sum
-//! in `f64` (four running sums), and the change and the total add up in `f64`. The values are
+//! in `f64` (four running sums); a node's change is computed in `f32` (`Share::change`), and
+//! the changes and the total add up in `f64`. The values are
 //! what the stored shares say (`y'_j = s'_j outdeg(j)`). The loop computes each node's new
 //! value `z_i` within `v z*_i` of `z*_i = (1 - α)/n + α Σ_j s_j` (`v = 10 x 2^-24`: up to 6
 //! additions of a short sum, the base, the product, the sum) and stores it as a share within
 //! `u = 4 x 2^-24`, so `|y' - z|₁ <= u |z|₁`. Then
-//! `r_i = α Σ_j (s'_j - s_j) + (z_i - y'_i) + (z*_i - z_i)`, and with `δ = |z - y|₁` the
-//! change the loop measures and `|z*|₁ <= |y'|₁ + δ`,
-//! `B = (α δ + (1 + α) u |y'|₁ + v (|y'|₁ + δ)) / (1 - α)`. The rounding terms come to
+//! `r_i = α Σ_j (s'_j - s_j) + (z_i - y'_i) + (z*_i - z_i)`, and with `δ = |z - y|₁` (the
+//! change the loop measures, raised by its own rounding: `c = 2u` of it in `f32`) and
+//! `|z*|₁ <= |y'|₁ + δ`, `B = (α δ + (1 + α) u |y'|₁ + v (|y'|₁ + δ)) / (1 - α)`, where `u`
+//! also covers the old value's product in `f32`. The rounding terms come to
 //! about 1e-5 of the scores' mass, a tenth of the smallest bound such a run stops with. (In
 //! double precision the sums' own rounding, below 1e-11 of the mass, is left out.)
 //!
@@ -86,6 +88,9 @@ trait Share: Send + Sync + Sized {
     const SHARE_ROUNDOFF: f64;
     /// The relative error of a new value against `base + α Σ shares` in exact arithmetic.
     const VALUE_ROUNDOFF: f64;
+    /// The relative error of a measured change ([`Share::change`]) against the exact
+    /// difference of the value and the old share times the degree as stored.
+    const CHANGE_ROUNDOFF: f64 = 0.0;
     /// `n` zero shares.
     fn zeros(n: usize) -> Vec<Self>;
     /// The share as stored.
@@ -129,7 +134,9 @@ trait Share: Send + Sync + Sized {
     }
     /// Stores the share of the value `base + α pulled`, that value times `inverse` (the
     /// node's `1 / degree`), and returns the value.
-    fn update(&self, base: Self::Num, pulled: Self::Num, inverse: Self::Num) -> f64;
+    fn update(&self, base: Self::Num, pulled: Self::Num, inverse: Self::Num) -> Self::Num;
+    /// `|new - old_share × degree|`, computed in `Num` and converted once.
+    fn change(old_share: Self::Num, degree: Self::Num, new: Self::Num) -> f64;
 }
 
 impl Share for AtomicF64 {
@@ -170,6 +177,11 @@ impl Share for AtomicF64 {
         AtomicF64::set(self, new * inverse);
         new
     }
+
+    #[inline(always)]
+    fn change(old_share: f64, degree: f64, new: f64) -> f64 {
+        (new - old_share * degree).abs()
+    }
 }
 
 /// An `f32` share as the bits of an atomic word (plain loads and stores, as [`AtomicF64`]'s).
@@ -181,9 +193,12 @@ const U32: f64 = f32::EPSILON as f64 / 2.0;
 impl Share for AtomicF32 {
     type Num = f32;
     /// Three roundings (the degree above 2^24, its inverse, the product with the inverse) and
-    /// one for the old value that a change is measured from, read back as share times the
-    /// degree as stored (rounded above 2^24; the product itself is exact in `f64`).
-    const SHARE_ROUNDOFF: f64 = 4.0 * U32;
+    /// two for the old value that a change is measured from, read back as share times the
+    /// degree as stored (rounded above 2^24) and multiplied in `f32` ([`Share::change`]).
+    const SHARE_ROUNDOFF: f64 = 5.0 * U32;
+    /// The subtraction and the absolute value's conversion are exact to within one rounding
+    /// each of the change itself.
+    const CHANGE_ROUNDOFF: f64 = 2.0 * U32;
     /// Up to `SHORT - 1` additions of a short sum (a long sum's `f64` total: one rounding),
     /// the base, the product and the sum.
     const VALUE_ROUNDOFF: f64 = (SHORT + 2) as f64 * U32;
@@ -218,10 +233,17 @@ impl Share for AtomicF32 {
     /// update is a chain from node to node, and conversions to and from `f64` would lengthen
     /// it. (Fewer instructions; the time on Rome did not move measurably in an A/B.)
     #[inline(always)]
-    fn update(&self, base: f32, pulled: f32, inverse: f32) -> f64 {
+    fn update(&self, base: f32, pulled: f32, inverse: f32) -> f32 {
         let new = base + DAMPING as f32 * pulled;
         self.store((new * inverse).to_bits(), Relaxed);
-        new as f64
+        new
+    }
+
+    /// In `f32`, converted once: the old value and the difference in `f64` took three
+    /// conversions and a product per node (roads: a tenth of a sweep's instructions).
+    #[inline(always)]
+    fn change(old_share: f32, degree: f32, new: f32) -> f64 {
+        (new - old_share * degree).abs() as f64
     }
 }
 
@@ -328,8 +350,8 @@ fn run_with<S: Share>(
     let (score, error_bound) = if total > 0.0 {
         // The last iteration's residual bound (module docs, Error bound and Precision).
         let (u, v) = (S::SHARE_ROUNDOFF, S::VALUE_ROUNDOFF);
-        let residual =
-            DAMPING * last.change_raw + (1.0 + DAMPING) * u * total + v * (total + last.change_raw);
+        let change = last.change_raw * (1.0 + S::CHANGE_ROUNDOFF);
+        let residual = DAMPING * change + (1.0 + DAMPING) * u * total + v * (total + change);
         let b = residual / (1.0 - DAMPING);
         let score = (0..n).map(|v| value(v) / total).collect();
         (score, 2.0 * b / (total - b).max(f64::MIN_POSITIVE))
@@ -417,7 +439,7 @@ impl<S: Share> State<'_, S> {
                     for shares in &self.shares[1..] {
                         shares[v].update(base, S::num(0.0), inverse);
                     }
-                    fixed += self.shares[0][v].update(base, S::num(0.0), inverse);
+                    fixed += self.shares[0][v].update(base, S::num(0.0), inverse).into();
                     without += 1;
                 }
             }
@@ -553,10 +575,10 @@ impl<S: Share> State<'_, S> {
             let (old, share) = unsafe { (from.get_unchecked(v), to.get_unchecked(v)) };
             let (degree, inverse) =
                 unsafe { (degrees.get_unchecked(v), inverses.get_unchecked(v)) };
-            let old = old.get() * degree.get();
+            let old = old.read();
             let new = share.update(base, pulled, inverse.read());
-            delta += (new - old).abs();
-            total += new;
+            delta += S::change(old, degree.read(), new);
+            total += new.into();
         }
         *sums = (delta, total);
     }
