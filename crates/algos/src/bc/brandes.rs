@@ -8,7 +8,9 @@ use std::collections::VecDeque;
 /// Betweenness of every node summed over `sources`, each counted once, unnormalized: the sum
 /// over sources s of the dependency delta_s(v) = sum over targets t of sigma_st(v) / sigma_st,
 /// where sigma_st counts the shortest s-t paths and sigma_st(v) those through v. Paths are
-/// counted in hops; weights are ignored.
+/// counted in hops; weights are ignored. A source whose path counts leave `f64`'s range is
+/// redone with logarithmic counts
+/// ([`dependencies_in_log_domain`](super::dependencies_in_log_domain)).
 pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
     let n = g.num_nodes();
     let mut score = vec![0.0f64; n];
@@ -21,8 +23,10 @@ pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
         depth[s as usize] = 0;
         sigma[s as usize] = 1.0;
         queue.push_back(s);
+        let mut huge = false;
         while let Some(v) = queue.pop_front() {
             order.push(v);
+            huge |= super::log_domain::needs_log_domain(sigma[v as usize]);
             let dv = depth[v as usize];
             for &w in g.neighbors(v) {
                 let w = w as usize;
@@ -35,8 +39,11 @@ pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
                 }
             }
         }
+        if huge {
+            super::dependencies_in_log_domain(g, s, |u, x| score[u as usize] += x);
+        }
         // Pull from successors in reverse BFS order: every successor is finished first.
-        for &u in order.iter().rev() {
+        for &u in order.iter().rev().filter(|_| !huge) {
             let u = u as usize;
             let mut acc = 0.0;
             for &w in g.neighbors(u as u32) {

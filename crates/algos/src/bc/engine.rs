@@ -31,6 +31,7 @@
 //! written before a barrier, whose Release/Acquire edges make it visible.
 
 use super::lanes::{Lanes, Queues};
+use super::log_domain::needs_log_domain;
 use super::successors::Successors;
 use ordo_exec::barrier::{Poisoned, SumBarrier};
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
@@ -190,11 +191,22 @@ struct Worker<'s, 'g> {
     /// Working-set sizes summed over the sources.
     touched: u64,
     reached: u64,
+    /// Whether a path count this thread expanded from the current source calls for the log
+    /// domain ([`needs_log_domain`]).
+    huge: bool,
 }
 
 impl Worker<'_, '_> {
     fn barrier_sum(&mut self, x: u64) -> Result<u64, Poisoned> {
         let r = self.s.barrier.sum(x);
+        self.step += 1;
+        self.s.lanes.begin_step(self.tid, self.step);
+        r
+    }
+
+    /// A barrier that returns whether any thread passed `flag`.
+    fn barrier_any(&mut self, flag: bool) -> Result<bool, Poisoned> {
+        let r = self.s.barrier.sum_flagged(0, flag).map(|(_, any)| any);
         self.step += 1;
         self.s.lanes.begin_step(self.tid, self.step);
         r
@@ -223,13 +235,26 @@ impl Worker<'_, '_> {
                 store(&self.s.sigma[r as usize], 1.0);
             }
             self.barrier_sum(0)?;
+            self.huge = false;
             let levels = self.forward()?;
             if self.tid == 0 {
                 // Every thread walks the same levels; one counts them.
                 self.stats.app[LEVELS] += u64::from(levels);
             }
             if self.s.phases == Phases::Brandes {
-                self.backward(src, levels)?;
+                // Path counts past `f64`'s range: thread 0 redoes the source in the log
+                // domain, the others wait (log_domain.rs).
+                let huge = self.huge;
+                if self.barrier_any(huge)? {
+                    if self.tid == 0 {
+                        super::log_domain::dependencies_in_log_domain(self.s.g, src, |u, x| {
+                            add(&self.s.score[u as usize], x, true)
+                        });
+                    }
+                    self.barrier_sum(0)?;
+                } else {
+                    self.backward(src, levels)?;
+                }
             }
             // SAFETY: after the last step of this source; only the reset step (next) writes logs.
             self.reached += unsafe { self.s.lanes.log(self.tid).len() } as u64;
@@ -288,12 +313,15 @@ impl Worker<'_, '_> {
             let (mut edges, mut expanded) = (0u64, 0u64);
             let marks = &mut self.marks;
             let alone = s.alone;
+            let mut huge = false;
             let taken = s.lanes.drain(self.tid, self.step, &slices, |chunk| {
                 expanded += chunk.len() as u64;
                 for &v in chunk {
                     edges += visit(v, d, next, marks, alone);
+                    huge |= needs_log_domain(load(unsafe { at(sigma, v) }));
                 }
             });
+            self.huge |= huge;
             let found = next.len() as u64;
             self.stats.tasks += expanded;
             self.stats.pushes += found;
@@ -358,6 +386,8 @@ impl Worker<'_, '_> {
                 self.stats.tasks += slice.len() as u64;
                 for &v in *slice {
                     edges += visit(v, d, next, &mut self.marks, true);
+                    // SAFETY: v is a node (as in `visit`).
+                    self.huge |= needs_log_domain(load(unsafe { at(&s.sigma, v) }));
                 }
             }
             let found = next.len() as u64;
@@ -495,6 +525,7 @@ pub(super) fn run(
                 marks: Marks::new(n, ec.working_set),
                 touched: 0,
                 reached: 0,
+                huge: false,
             };
             let _poisoned = w.run(sources);
             (w.stats, w.touched, w.reached)

@@ -15,6 +15,7 @@
 //! run on the grid).
 
 use super::engine::{EngineRun, EDGES, LEVELS};
+use super::log_domain::needs_log_domain;
 use super::successors::Successors;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
@@ -123,12 +124,13 @@ impl State {
             *sigma.add(src as usize) = 1.0;
         }
         let (mut head, mut tail) = (0, 1);
-        let mut edges = 0;
+        let (mut edges, mut huge) = (0, false);
         while head < tail {
             let v = unsafe { *order.add(head) };
             head += 1;
             let (first, nbrs) = arcs(v);
             let (dv, sv) = unsafe { (*depth.add(v as usize), *sigma.add(v as usize)) };
+            huge |= needs_log_domain(sv);
             edges += nbrs.len() as u64;
             for a in first..first + nbrs.len() {
                 unsafe {
@@ -149,8 +151,12 @@ impl State {
         }
         // SAFETY: the first `tail` entries were written above.
         let reached = unsafe { std::slice::from_raw_parts(order, tail) };
+        if huge {
+            // Path counts past `f64`'s range (log_domain.rs).
+            super::dependencies_in_log_domain(g, src, |u, x| score[u as usize] += x);
+        }
         // Every successor of a vertex comes after it in `order`, so it is done before it.
-        for &u in reached.iter().rev() {
+        for &u in reached.iter().rev().filter(|_| !huge) {
             let (first, nbrs) = arcs(u);
             let su = unsafe { *sigma.add(u as usize) };
             let mut acc = 0.0;

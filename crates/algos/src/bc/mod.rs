@@ -26,18 +26,25 @@
 //!
 //! The oracle is serial Brandes with a queue ([`serial_brandes`]); floating-point sums in
 //! another order agree to [`TOLERANCE`] ([`compare_scores`]).
+//!
+//! Path counts are `f64`. A source whose counts reach 2^1000 (a large grid from a corner:
+//! about 2^3990 shortest paths on 2000 x 2000) is redone with logarithmic counts
+//! ([`dependencies_in_log_domain`]), by the kernels and by the oracle alike; before, its
+//! scores were not-a-number (GAPBS's `bc` has the same limit).
 
 pub mod app;
 
 mod brandes;
 mod engine;
 mod lanes;
+mod log_domain;
 mod lone;
 mod successors;
 
 pub use brandes::{compare_scores, serial_brandes, TOLERANCE};
 pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS};
 pub use lanes::Queues;
+pub use log_domain::dependencies_in_log_domain;
 
 use engine::{EngineConfig, Phases};
 use ordo_exec::{ExecConfig, ExecError, RunReport, ThreadStats};

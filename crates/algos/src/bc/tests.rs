@@ -249,3 +249,28 @@ fn auto_layout_is_adl_from_four_sources() {
     let e = Layout::choose("x", 1).unwrap_err();
     assert!(e.contains("valid: auto, input, adl"), "{e}");
 }
+
+#[test]
+fn path_counts_past_f64_are_counted_in_the_log_domain() {
+    // 2^1100 shortest paths from node 0 to the last join: every kernel and thread count
+    // switches that source to logarithmic counts; the other sources fit in f64.
+    let g = crate::test_graphs::diamonds(1100);
+    let sources = [0, 1650, 3300];
+    let want = serial_brandes(&g, &sources);
+    assert!(want.iter().all(|x| x.is_finite()));
+    // A join is on every path from node 0 to the nodes beyond it.
+    assert!(want[3] >= (g.num_nodes() - 4) as f64);
+    for bc in configs().into_iter().chain([
+        BcConfig::default(),
+        BcConfig {
+            working_set: false,
+            ..BcConfig::default()
+        },
+    ]) {
+        for threads in [1, 2, 8] {
+            let out = run(&g, &sources, &bc, &ExecConfig::new(threads)).unwrap();
+            compare_scores(&out.scores, &want, |v| v as u64)
+                .unwrap_or_else(|e| panic!("{bc:?} at {threads} threads: {e}"));
+        }
+    }
+}
