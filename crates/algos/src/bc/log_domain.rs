@@ -23,7 +23,8 @@ pub(super) const HUGE: f64 = 1.0715086071862673e301; // 2^1000
 /// [`HUGE`], infinite, or not a number.
 #[inline(always)]
 pub(super) fn needs_log_domain(sigma: f64) -> bool {
-    !(sigma < HUGE)
+    // Not `sigma >= HUGE`: a not-a-number count must answer yes too.
+    sigma.partial_cmp(&HUGE) != Some(std::cmp::Ordering::Less)
 }
 
 /// `log2(2^a + 2^b)`, exact for `a = -inf` (no paths yet).
