@@ -120,6 +120,7 @@ struct Shared<'g> {
     successors: Successors,
     /// One thread: no read-modify-writes.
     alone: bool,
+    threads: usize,
     lanes: Lanes,
     barrier: SumBarrier,
     /// Set by thread 0 before a barrier, read by all after it: everyone stops at the same step.
@@ -214,6 +215,8 @@ impl Worker<'_, '_> {
 
     fn run(&mut self, sources: &[u32]) -> Result<(), Poisoned> {
         self.s.lanes.begin_step(self.tid, self.step);
+        // The sources whose path counts overflowed (alike on every thread).
+        let mut deferred = Vec::new();
         for (i, &src) in sources.iter().enumerate() {
             // Reset step: clear what this lane discovered from the previous source.
             if i > 0 {
@@ -242,16 +245,11 @@ impl Worker<'_, '_> {
                 self.stats.app[LEVELS] += u64::from(levels);
             }
             if self.s.phases == Phases::Brandes {
-                // Path counts past `f64`'s range: thread 0 redoes the source in the log
-                // domain, the others wait (log_domain.rs).
+                // Path counts past `f64`'s range: the source is redone in the log domain
+                // after the others (log_domain.rs); every thread learns it at this barrier.
                 let huge = self.huge;
                 if self.barrier_any(huge)? {
-                    if self.tid == 0 {
-                        super::log_domain::dependencies_in_log_domain(self.s.g, src, |u, x| {
-                            add(&self.s.score[u as usize], x, true)
-                        });
-                    }
-                    self.barrier_sum(0)?;
+                    deferred.push(src);
                 } else {
                     self.backward(src, levels)?;
                 }
@@ -259,6 +257,19 @@ impl Worker<'_, '_> {
             // SAFETY: after the last step of this source; only the reset step (next) writes logs.
             self.reached += unsafe { self.s.lanes.log(self.tid).len() } as u64;
             self.touched += self.marks.end_source();
+        }
+        // One deferred source per thread at a time, each on arrays of its own, its
+        // dependencies added with compare-and-swap (another thread may add to the same node).
+        let threads = self.s.threads;
+        for &src in deferred.iter().skip(self.tid).step_by(threads) {
+            if self.s.cancel.is_some_and(|c| c.load(Relaxed)) {
+                // Read after the threads join: the run reports its cancellation.
+                self.s.stop.store(true, Relaxed);
+                break;
+            }
+            super::log_domain::dependencies_in_log_domain(self.s.g, src, |u, x| {
+                add(&self.s.score[u as usize], x, self.s.alone)
+            });
         }
         Ok(())
     }
@@ -505,6 +516,7 @@ pub(super) fn run(
         score: (0..n).map(|_| AtomicU64::new(0)).collect(),
         successors: Successors::new(g.num_edges()),
         alone: threads == 1,
+        threads,
         lanes: Lanes::new(threads, ec.queues, ec.task),
         barrier: SumBarrier::new(threads),
         stop: AtomicBool::new(false),

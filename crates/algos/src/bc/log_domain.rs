@@ -10,21 +10,17 @@
 //! a dependency needs only `σ_u / σ_w = 2^(log2 σ_u - log2 σ_w)`, a number of modest size (at
 //! most 1 along the shortest-path DAG). Each arc of the DAG costs an exponential and a
 //! logarithm, several times a plain addition, so the kernels count in `f64` and call this only
-//! for a source whose counts reached [`HUGE`] ([`needs_log_domain`]).
+//! for a source whose counts overflowed ([`needs_log_domain`]).
 
 use ordo_graph::Graph;
 
-/// A path count at least this large sends its source to the log domain: below it, a level's
-/// counts are sums of at most 2^32 counts of the level before (no more arcs exist), so they
-/// stay below 2^1000 x 2^32 < `f64::MAX` and every count is finite.
-pub(super) const HUGE: f64 = 1.0715086071862673e301; // 2^1000
-
-/// Whether a count read while expanding its node calls for the log domain: at least
-/// [`HUGE`], infinite, or not a number.
+/// Whether a count read while expanding its node calls for the log domain: it overflowed.
+/// Every reached node is expanded, and a count is a sum of positive counts, which stays
+/// infinite once a partial sum overflowed; so if every count expanded is finite, every sum
+/// was, and the `f64` dependencies stand (their ratios are at most 1).
 #[inline(always)]
 pub(super) fn needs_log_domain(sigma: f64) -> bool {
-    // Not `sigma >= HUGE`: a not-a-number count must answer yes too.
-    sigma.partial_cmp(&HUGE) != Some(std::cmp::Ordering::Less)
+    !sigma.is_finite()
 }
 
 /// `log2(2^a + 2^b)`, exact for `a = -inf` (no paths yet).
@@ -94,8 +90,7 @@ mod tests {
         let want = serial_brandes(&g, &[0, 7, 60]);
         crate::bc::compare_scores(&got, &want, |v| v as u64).unwrap();
         assert!(needs_log_domain(f64::INFINITY) && needs_log_domain(f64::NAN));
-        assert!(needs_log_domain(HUGE) && !needs_log_domain(HUGE / 2.0));
-        assert_eq!(HUGE, 2f64.powi(1000));
+        assert!(!needs_log_domain(f64::MAX));
     }
 
     #[test]

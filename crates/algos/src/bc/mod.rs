@@ -27,8 +27,8 @@
 //! The oracle is serial Brandes with a queue ([`serial_brandes`]); floating-point sums in
 //! another order agree to [`TOLERANCE`] ([`compare_scores`]).
 //!
-//! Path counts are `f64`. A source whose counts reach 2^1000 (a large grid from a corner:
-//! about 2^3990 shortest paths on 2000 x 2000) is redone with logarithmic counts
+//! Path counts are `f64`. A source whose counts overflow (a large grid from a corner: about
+//! 2^3990 shortest paths on 2000 x 2000) is redone with logarithmic counts
 //! ([`dependencies_in_log_domain`]), by the kernels and by the oracle alike; before, its
 //! scores were not-a-number (GAPBS's `bc` has the same limit).
 
@@ -196,6 +196,8 @@ pub fn run(
                 return finish(layout_bfs, 0, None, false);
             }
             let new_id = adl_permutation(&layout_bfs.discovery_order, g.num_nodes());
+            // Its order and its (empty) scores, 12 bytes a node, are not needed past here.
+            drop(layout_bfs);
             let relabelled = g
                 .permuted_arcs(&new_id)
                 .expect("the ADL order is a permutation by construction");
