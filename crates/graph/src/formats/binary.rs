@@ -22,7 +22,7 @@ use crate::buf::Buf;
 use crate::csr::{Graph, IdBase};
 use crate::error::{GraphError, Result};
 use std::any::Any;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -98,21 +98,31 @@ pub fn load(path: &Path) -> Result<Graph> {
     let mut file = std::fs::File::open(path).map_err(|e| GraphError::io(path, e))?;
     let len = file.metadata().map_err(|e| GraphError::io(path, e))?.len();
     let len = usize::try_from(len).map_err(|_| GraphError::in_file(path, "file too large"))?;
-    // As long as the file, not as its header claims (checked against the length by `parse`);
-    // u64 words, so every section is aligned. Zeroed: untouched pages until the read fills them.
+    // The header first: a file that is not a graph, or whose sizes do not match its length,
+    // is refused before its length is allocated.
+    let mut head = Vec::with_capacity(HEADER);
+    (&file)
+        .take(HEADER as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| GraphError::io(path, e))?;
+    // Checks that the header is whole (HEADER bytes) as well.
+    parse_header(path, &head, len as u64)?;
+    // As long as the file, which its header matches; u64 words, so every section is aligned.
+    // Zeroed: untouched pages until the read fills them.
     let mut words = vec![0u64; len.div_ceil(8)];
     // SAFETY: the words' memory is initialized and at least `len` bytes long; every byte
     // pattern is a valid u64.
     let view = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, len) };
+    view[..HEADER].copy_from_slice(&head);
     // Read a piece at a time and hashed while the piece is in the cache: one pass over
     // memory instead of two.
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-    let mut at = 0;
+    let mut at = HEADER;
     while at < len {
         let piece = &mut view[at..(at + READ_PIECE).min(len)];
-        std::io::Read::read_exact(&mut file, piece).map_err(|e| GraphError::io(path, e))?;
-        let skip = HEADER.saturating_sub(at).min(piece.len());
-        hasher.update(&piece[skip..]);
+        file.read_exact(piece)
+            .map_err(|e| GraphError::io(path, e))?;
+        hasher.update(piece);
         at += piece.len();
     }
     let owner: Arc<Vec<u64>> = Arc::new(words);
