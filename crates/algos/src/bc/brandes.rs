@@ -41,20 +41,21 @@ pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
         }
         if huge {
             super::dependencies_in_log_domain(g, s, |u, x| score[u as usize] += x);
-        }
-        // Pull from successors in reverse BFS order: every successor is finished first.
-        for &u in order.iter().rev().filter(|_| !huge) {
-            let u = u as usize;
-            let mut acc = 0.0;
-            for &w in g.neighbors(u as u32) {
-                let w = w as usize;
-                if depth[w] == depth[u] + 1 {
-                    acc += sigma[u] / sigma[w] * (1.0 + delta[w]);
+        } else {
+            // Pull from successors in reverse BFS order: every successor is finished first.
+            for &u in order.iter().rev() {
+                let u = u as usize;
+                let mut acc = 0.0;
+                for &w in g.neighbors(u as u32) {
+                    let w = w as usize;
+                    if depth[w] == depth[u] + 1 {
+                        acc += sigma[u] / sigma[w] * (1.0 + delta[w]);
+                    }
                 }
-            }
-            delta[u] = acc;
-            if u != s as usize {
-                score[u] += acc;
+                delta[u] = acc;
+                if u != s as usize {
+                    score[u] += acc;
+                }
             }
         }
         for &v in &order {

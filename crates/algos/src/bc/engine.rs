@@ -247,8 +247,7 @@ impl Worker<'_, '_> {
             if self.s.phases == Phases::Brandes {
                 // Path counts past `f64`'s range: the source is redone in the log domain
                 // after the others (log_domain.rs); every thread learns it at this barrier.
-                let huge = self.huge;
-                if self.barrier_any(huge)? {
+                if self.barrier_any(self.huge)? {
                     deferred.push(src);
                 } else {
                     self.backward(src, levels)?;
@@ -283,8 +282,9 @@ impl Worker<'_, '_> {
         let (depth, sigma, offsets, targets) =
             (&s.depth[..], &s.sigma[..], s.g.offsets(), s.g.targets());
         let successors = &s.successors;
-        // Expands v at level d into `next`; returns its arc count. `alone`: no other thread
-        // writes depths, path counts or successor bits meanwhile.
+        // Expands v at level d into `next`; returns its arc count and whether its path count
+        // overflowed ([`needs_log_domain`]). `alone`: no other thread writes depths, path
+        // counts or successor bits meanwhile.
         let visit = |v: u32, d: u32, next: &mut Vec<u32>, marks: &mut Marks, alone: bool| {
             // SAFETY (every `at` and successor bit here): v and its targets are nodes, and
             // `first..end` is v's arcs (the CSR invariants, as `Graph::neighbors` relies on).
@@ -314,7 +314,7 @@ impl Worker<'_, '_> {
                     unsafe { successors.set(first + i, alone) };
                 }
             }
-            nbrs.len() as u64
+            (nbrs.len() as u64, needs_log_domain(sv))
         };
         let mut d = 0u32;
         loop {
@@ -328,8 +328,9 @@ impl Worker<'_, '_> {
             let taken = s.lanes.drain(self.tid, self.step, &slices, |chunk| {
                 expanded += chunk.len() as u64;
                 for &v in chunk {
-                    edges += visit(v, d, next, marks, alone);
-                    huge |= needs_log_domain(load(unsafe { at(sigma, v) }));
+                    let (arcs, overflowed) = visit(v, d, next, marks, alone);
+                    edges += arcs;
+                    huge |= overflowed;
                 }
             });
             self.huge |= huge;
@@ -375,7 +376,7 @@ impl Worker<'_, '_> {
         &mut self,
         start: u32,
         limit: u64,
-        visit: &impl Fn(u32, u32, &mut Vec<u32>, &mut Marks, bool) -> u64,
+        visit: &impl Fn(u32, u32, &mut Vec<u32>, &mut Marks, bool) -> (u64, bool),
     ) -> (u32, u64) {
         let s = self.s;
         let mut d = start;
@@ -396,9 +397,9 @@ impl Worker<'_, '_> {
             for slice in slices {
                 self.stats.tasks += slice.len() as u64;
                 for &v in *slice {
-                    edges += visit(v, d, next, &mut self.marks, true);
-                    // SAFETY: v is a node (as in `visit`).
-                    self.huge |= needs_log_domain(load(unsafe { at(&s.sigma, v) }));
+                    let (arcs, overflowed) = visit(v, d, next, &mut self.marks, true);
+                    edges += arcs;
+                    self.huge |= overflowed;
                 }
             }
             let found = next.len() as u64;

@@ -20,7 +20,6 @@ use super::successors::Successors;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::Mutex;
 
 const UNVISITED: u32 = u32::MAX;
 
@@ -29,21 +28,20 @@ pub(super) fn run(g: &Graph, sources: &[u32], cfg: &ExecConfig) -> Result<Engine
     let n = g.num_nodes();
     // Every array written here, before the timed run: pages the allocator hands out zeroed
     // and untouched would fault inside it instead (the engine's arrays likewise).
-    let state = Mutex::new(State {
+    let state = State {
         depth: written(n, UNVISITED),
         sigma: written(n, 0.0),
         delta: written(n, 0.0),
         score: written(n, 0.0),
         successors: Successors::new(g.num_edges()),
         order: written(n, 0),
-    });
+    };
     let cancel = cfg.cancel.as_deref();
+    // The state is the one worker's input; its scores come back with its counters.
     let (results, time) = ordo_exec::run_workers(
         cfg,
-        vec![()],
-        |_, ()| {
-            // The one worker's: uncontended.
-            let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
+        vec![state],
+        |_, mut state| {
             let mut stats = ThreadStats::default();
             let (mut reached, mut cancelled) = (0, false);
             for &src in sources {
@@ -53,14 +51,13 @@ pub(super) fn run(g: &Graph, sources: &[u32], cfg: &ExecConfig) -> Result<Engine
                 }
                 reached += state.source(g, src, &mut stats);
             }
-            (stats, reached, cancelled)
+            (stats, reached, cancelled, state.score)
         },
         || {},
     )?;
-    let (stats, reached, cancelled) = results.into_iter().next().unwrap_or_default();
-    let state = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (stats, reached, cancelled, scores) = results.into_iter().next().unwrap_or_default();
     Ok(EngineRun {
-        scores: state.score,
+        scores,
         time,
         per_thread: vec![stats],
         touched: vec![0],
@@ -154,22 +151,23 @@ impl State {
         if huge {
             // Path counts past `f64`'s range (log_domain.rs).
             super::dependencies_in_log_domain(g, src, |u, x| score[u as usize] += x);
-        }
-        // Every successor of a vertex comes after it in `order`, so it is done before it.
-        for &u in reached.iter().rev().filter(|_| !huge) {
-            let (first, nbrs) = arcs(u);
-            let su = unsafe { *sigma.add(u as usize) };
-            let mut acc = 0.0;
-            unsafe {
-                // `first + nbrs.len()` is at most the arc count; `i` indexes `nbrs`.
-                successors.for_each_marked(first..first + nbrs.len(), |i| {
-                    let w = *nbrs.get_unchecked(i) as usize;
-                    acc += su / *sigma.add(w) * (1.0 + *delta.add(w));
-                });
-                *delta.add(u as usize) = acc;
-            }
-            if u != src {
-                score[u as usize] += acc;
+        } else {
+            // Every successor of a vertex comes after it in `order`, so it is done before it.
+            for &u in reached.iter().rev() {
+                let (first, nbrs) = arcs(u);
+                let su = unsafe { *sigma.add(u as usize) };
+                let mut acc = 0.0;
+                unsafe {
+                    // `first + nbrs.len()` is at most the arc count; `i` indexes `nbrs`.
+                    successors.for_each_marked(first..first + nbrs.len(), |i| {
+                        let w = *nbrs.get_unchecked(i) as usize;
+                        acc += su / *sigma.add(w) * (1.0 + *delta.add(w));
+                    });
+                    *delta.add(u as usize) = acc;
+                }
+                if u != src {
+                    score[u as usize] += acc;
+                }
             }
         }
         let last = unsafe { *depth.add(reached[tail - 1] as usize) };

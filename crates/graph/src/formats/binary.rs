@@ -114,26 +114,14 @@ pub fn load(path: &Path) -> Result<Graph> {
     // pattern is a valid u64.
     let view = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, len) };
     view[..HEADER].copy_from_slice(&head);
-    // Read a piece at a time and hashed while the piece is in the cache: one pass over
-    // memory instead of two.
-    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-    let mut at = HEADER;
-    while at < len {
-        let piece = &mut view[at..(at + READ_PIECE).min(len)];
-        file.read_exact(piece)
-            .map_err(|e| GraphError::io(path, e))?;
-        hasher.update(piece);
-        at += piece.len();
-    }
+    file.read_exact(&mut view[HEADER..])
+        .map_err(|e| GraphError::io(path, e))?;
     let owner: Arc<Vec<u64>> = Arc::new(words);
     // SAFETY: the view covers `len` initialized bytes of the Vec kept alive by `owner`.
     let bytes: &'static [u8] =
         unsafe { std::slice::from_raw_parts(owner.as_ptr() as *const u8, len) };
-    parse(path, owner, bytes, Some(hasher.digest()))
+    parse(path, owner, bytes)
 }
-
-/// The bytes [`load`] reads and hashes at a time: well inside the L2 cache.
-const READ_PIECE: usize = 256 << 10;
 
 /// Parses a binary graph held in memory (for example decompressed from `.ordo.gz`).
 pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Graph> {
@@ -149,7 +137,7 @@ pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Graph> {
     // SAFETY: the view covers `len` initialized bytes of the Vec kept alive by `owner`.
     let view: &'static [u8] =
         unsafe { std::slice::from_raw_parts(owner.as_ptr() as *const u8, len) };
-    parse(path, owner, view, None)
+    parse(path, owner, view)
 }
 
 fn read_u32(b: &[u8], at: usize) -> u32 {
@@ -223,20 +211,13 @@ pub fn parse_header(path: &Path, head: &[u8], file_len: u64) -> Result<Header> {
     })
 }
 
-/// The graph in `bytes`, whose part after the header hashes to `hashed` when given (else it is
-/// hashed here).
-fn parse(
-    path: &Path,
-    owner: Arc<dyn Any + Send + Sync>,
-    bytes: &[u8],
-    hashed: Option<u64>,
-) -> Result<Graph> {
+fn parse(path: &Path, owner: Arc<dyn Any + Send + Sync>, bytes: &[u8]) -> Result<Graph> {
     let bad = |msg: String| GraphError::in_file(path, msg);
     let h = parse_header(path, bytes, bytes.len() as u64)?;
     // The sizes fit in usize: parse_header matched them against the buffer's length.
     let (n, m) = (h.n as usize, h.m as usize);
     let stored = read_u64(bytes, 32);
-    let actual = hashed.unwrap_or_else(|| xxhash_rust::xxh3::xxh3_64(&bytes[HEADER..]));
+    let actual = xxhash_rust::xxh3::xxh3_64(&bytes[HEADER..]);
     if stored != actual {
         return Err(bad(format!(
             "checksum mismatch (stored {stored:#018x}, computed {actual:#018x}): the file is corrupt"
