@@ -105,7 +105,8 @@ def sssp(
     given. ``delta`` (one bucket per ``2**delta`` distance units, for delta-stepping and the
     bucketing schedulers) defaults to a width picked from the graph: log2(2 x mean weight /
     mean degree) on small-world graphs, about 4000 tasks per bucket on road networks and
-    meshes (there one step narrower for delta-stepping on one thread, which runs no rounds).
+    meshes (there, for delta-stepping, one step narrower on one thread, which runs no rounds,
+    and half a step wider per doubling of the threads beyond two).
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], weights=[4, 1, 1, 1], num_nodes=5)

@@ -122,7 +122,8 @@ pub fn default_delta(g: &Graph) -> u32 {
 }
 
 /// The width delta-stepping ([`crate::sssp::delta_step`]) runs with when the user gave none:
-/// the rule's `delta`, one step narrower for a single worker on a lattice-like graph.
+/// the rule's `delta` at two workers; on a lattice-like graph one step narrower for a single
+/// worker and wider for more than two (about half a step per doubling of the team).
 ///
 /// The rule above was fitted with rounds in mind: every bucket costs the team a minimum and a
 /// barrier, so wide buckets pay on a road graph's thin front. A lone worker runs no rounds (it
@@ -134,11 +135,23 @@ pub fn default_delta(g: &Graph) -> u32 {
 /// 46.6. Two steps narrower lost on each. Social and Kronecker graphs were flat or mixed
 /// within a step either way, so they keep the rule's width; at 2 threads the rule's width was
 /// within a step of the best on every graph.
+///
+/// A larger team relaxes a bucket's entries in parallel, so a bucket pays for its rounds
+/// only if it holds enough work for every worker, and the re-relaxations of a wider bucket
+/// are shared out. A sweep on a 16-core Xeon (docs/measurement.md, "Sixteen cores"; ms,
+/// medians of 7, at widths rule-1 .. rule+3) found the best width one step above the rule at
+/// 4 and 8 workers on both road graphs, and two steps above (grid) or one (NY) at 16: grid1m
+/// (rule 9) 20.6 / 18.5 / 19.1 ms at 9 / 10 / 11 on 4 workers, 15.1 / 12.0 / 12.8 on 8, 15.8
+/// / 14.7 / 11.7 / 11.7 at 9 / 10 / 11 / 12 on 16; NY (rule 13) 5.65 / 5.58 / 6.99 at 13 /
+/// 14 / 15 on 4, 5.31 / 5.27 / 5.25 on 8, 6.57 / 6.02 / 6.73 on 16.
 pub fn delta_stepping_width(delta: u32, inputs: &DeltaInputs, workers: usize) -> u32 {
-    if workers <= 1 && inputs.lattice_like() {
-        delta.saturating_sub(1)
-    } else {
-        delta
+    if !inputs.lattice_like() {
+        return delta;
+    }
+    match workers {
+        0 | 1 => delta.saturating_sub(1),
+        2 => delta,
+        w => delta + (0.5 * (w as f64 / 2.0).log2()).round() as u32,
     }
 }
 
@@ -200,5 +213,25 @@ mod tests {
         assert_eq!(delta_stepping_width(12, &road, 2), 12);
         assert_eq!(delta_stepping_width(0, &road, 1), 0);
         assert_eq!(delta_stepping_width(5, &hub, 1), 5);
+    }
+
+    #[test]
+    fn a_larger_team_widens_only_a_lattice_width() {
+        let road = DeltaInputs {
+            active_nodes: 10_000,
+            arcs: 28_000,
+            weight_sum: 100.0 * 28_000.0,
+            max_degree: 6,
+        };
+        let hub = DeltaInputs {
+            max_degree: 500,
+            ..road
+        };
+        let widths: Vec<u32> = [3, 4, 8, 16, 64]
+            .iter()
+            .map(|&w| delta_stepping_width(9, &road, w))
+            .collect();
+        assert_eq!(widths, [9, 10, 10, 11, 12]);
+        assert_eq!(delta_stepping_width(5, &hub, 16), 5);
     }
 }

@@ -94,7 +94,8 @@ impl App for Sssp {
                 "Bucket width of delta-stepping and of bucketing schedulers (auto, obim): one \
                  bucket per 2^K distance units [default: from the graph: log2(2 x mean weight / \
                  mean degree), wider on road networks and meshes (about 4000 tasks per bucket), \
-                 there one step narrower for delta-stepping on one thread]",
+                 there for delta-stepping one step narrower on one thread and wider on more than two \
+                 (half a step per doubling)]",
             ),
         ],
         variants: &VARIANTS,

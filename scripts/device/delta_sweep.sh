@@ -1,0 +1,38 @@
+#!/bin/bash
+# On a `device` machine (carried in .dev/ by scripts/device/bundle.sh): ordo's and GAPBS's
+# delta-stepping at widths 2^8..2^16 on grid1m and NY at 4, 8 and 16 threads (what
+# `delta::delta_stepping_width` was fitted on), and PageRank per thread count. 30 s there.
+set -u
+cd "$(dirname "$0")/.."
+T0=$(date +%s)
+el() { echo "[t+$(( $(date +%s) - T0 ))s] $*"; }
+mkdir -p /tmp/extralib
+for l in libnuma.so.1 libtinfo.so.6 libgomp.so.1; do ldconfig -p | grep -q "$l " || cp .dev/lib/$l /tmp/extralib/; done
+export LD_LIBRARY_PATH=/tmp/extralib
+O=/tmp/o; cp .dev/ordo $O; chmod +x $O .dev/peers/bin/*; B=$PWD/.dev/peers/bin
+W=/tmp/g; mkdir -p $W; cd $W
+cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag
+el prep
+$O gen road --width 1000 --height 1000 -o g.tmp.ordo >/dev/null && $O convert g.tmp.ordo grid1m.gr --symmetrize --merge-parallel >/dev/null && $O convert grid1m.gr grid1m.ordo >/dev/null
+$O convert $OLDPWD/.dev/data/USA-road-d.NY.gr.gz ny.gr --drop-self-loops --merge-parallel >/dev/null && $O convert ny.gr ny.ordo >/dev/null
+$O convert $OLDPWD/.dev/data/soc-Slashdot0902.txt.gz sd.gr --drop-self-loops --merge-parallel --weights 1:255:1 >/dev/null && $O convert sd.gr sd.ordo >/dev/null
+for g in grid1m ny; do $B/gapbs-converter -f $g.gr -wb $g.wsg -s >/dev/null; $B/gapbs-converter -f $g.gr -b $g.sg -s >/dev/null; done
+$B/gapbs-converter -f sd.gr -b sd.sg >/dev/null
+ls -la
+el sweep
+js() { python3 -c "import json,sys; d=json.load(sys.stdin); print(*[d.get(k) for k in sys.argv[1:]], [round(x*1e3,2) for x in d['times_s']])" "$@"; }
+gt() { grep -o 'Trial Time: *[0-9.]*' | awk '{print $3*1000}' | sort -n | tr '\n' ' '; }
+for g in grid1m ny; do for t in 4 8 16; do for d in 8 9 10 11 12 13 14 15 16; do
+  echo -n "sssp $g t=$t d=$d ordo: "; $O sssp $g.ordo -t $t --delta $d --repeat 7 --no-verify --json | js delta rounds edges_scanned time_s
+  echo -n "   gapbs: "; OMP_NUM_THREADS=$t $B/gapbs-sssp -f $g.wsg -r 0 -d $((1<<d)) -n 7 | gt; echo
+done; done; done
+el pagerank
+for g in grid1m ny sd; do n=$($O info $g.ordo --json 2>/dev/null | python3 -c "import json,sys; print(json.load(sys.stdin)['nodes'])" 2>/dev/null || echo 1000000)
+  tol=$(python3 -c "print(f'{1e-4/$n:.3e}')")
+  for t in 1 2 4 8 16; do
+    echo -n "pr $g t=$t ordo: "; $O pagerank $g.ordo -t $t --tolerance $tol --repeat 7 --no-verify --json | js iterations time_s
+    echo -n "   gapbs: "; OMP_NUM_THREADS=$t $B/gapbs-pr -f $g.sg -t 1e-4 X
+  done
+  echo -n "pr $g t=1 nopin ordo: "; $O pagerank $g.ordo -t 1 --no-pin --tolerance $tol --repeat 7 --no-verify --json | js iterations time_s
+done
+el end

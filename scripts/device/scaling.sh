@@ -1,0 +1,40 @@
+#!/bin/bash
+# ordo against the peers at 1 to 16 threads on a `device` machine (16 cores): compare.py's
+# prep and run on NY, Slashdot, Kronecker 20 and grid1m, and a paper matrix (scale16.toml).
+# Carried in .dev/ by scripts/device/bundle.sh; each argument is GRAPHS:APPS:THREADS (APPS
+# empty: all) or BENCH. Session 28's run (8.5 minutes of the 10 a command may take):
+#   .dev/scaling.sh "kron20,grid1m:sssp,bfs,cc,pagerank,bc,kcore,mst,pfp:1,4,16" \
+#     "kron20,grid1m:tc:16" BENCH "ny,slashdot::1,4,16" \
+#     "kron20,grid1m:sssp,bfs,cc,pagerank,bc,kcore,mst:2,8"
+# Results under $OUT: compare.txt, results.jsonl, bench.tgz, machine.txt.
+set -u
+cd "$(dirname "$0")/.."
+T0=$(date +%s)
+el() { echo "[t+$(( $(date +%s) - T0 ))s] $*"; }
+mkdir -p /tmp/extralib
+for l in libnuma.so.1 libtinfo.so.6 libgomp.so.1; do
+  ldconfig -p | grep -q "$l " || cp .dev/lib/$l /tmp/extralib/
+done
+export LD_LIBRARY_PATH=/tmp/extralib
+ls /tmp/extralib
+{ nproc; lscpu; free -g; uname -a; } > $OUT/machine.txt 2>&1
+grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node' $OUT/machine.txt
+mkdir -p target/release && cp .dev/ordo target/release/ordo && chmod +x target/release/ordo .dev/peers/bin/*
+W=${W:-/tmp/g}; mkdir -p $W; cp .dev/manifest.json $W/
+el prep
+ORDO_DATA=.dev/data timeout 200 python3 .dev/peers/compare.py prep --set-file .dev/set.json --work $W > $OUT/prep.log 2>&1 || { el "prep failed"; tail -20 $OUT/prep.log; }
+el prep done
+export PYTHONUNBUFFERED=1
+for spec in "$@"; do
+  if [ "$spec" = BENCH ]; then
+    el bench
+    timeout 150 target/release/ordo bench .dev/scale16.toml --data $W --out /tmp/bench > $OUT/bench.log 2>&1; el "bench rc $?"
+    tail -45 $OUT/bench.log
+    tar czf $OUT/bench.tgz -C /tmp bench 2>/dev/null
+    continue
+  fi
+  IFS=: read graphs apps threads <<< "$spec"
+  el "compare $graphs $apps $threads"
+  PEERS_OUT=$OUT timeout 400 python3 .dev/peers/compare.py run --work $W --threads $threads --rounds 1 --graphs $graphs ${apps:+--apps $apps} 2>&1 | tee -a $OUT/compare.txt
+done
+el end
