@@ -25,6 +25,7 @@ mod load;
 mod permute;
 mod symmetry;
 mod text;
+mod undirected;
 mod weights;
 mod write;
 

@@ -145,13 +145,7 @@ pub fn undirected_simple(g: &Graph) -> Result<Graph> {
 
 /// [`undirected_simple`] built afresh from `g`'s arcs, whatever `g` is.
 pub(crate) fn rebuilt_undirected_simple(g: &Graph) -> Result<Graph> {
-    let opts = BuildOptions {
-        symmetrize: true,
-        drop_self_loops: true,
-        merge_parallel: true,
-        ..BuildOptions::default()
-    };
-    rebuild_graph(g.clone(), &opts)
+    crate::undirected::build(g)
 }
 
 /// Threads for preparing a view of a graph: the machine's cores (preparation is not timed,
