@@ -9,8 +9,8 @@ use std::collections::VecDeque;
 /// over sources s of the dependency delta_s(v) = sum over targets t of sigma_st(v) / sigma_st,
 /// where sigma_st counts the shortest s-t paths and sigma_st(v) those through v. Paths are
 /// counted in hops; weights are ignored. A source whose path counts leave `f64`'s range is
-/// redone with logarithmic counts
-/// ([`dependencies_in_log_domain`](super::dependencies_in_log_domain)).
+/// redone with scaled counts (a mantissa and a power of two each)
+/// ([`dependencies_with_scaled_counts`](super::dependencies_with_scaled_counts)).
 pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
     let n = g.num_nodes();
     let mut score = vec![0.0f64; n];
@@ -26,7 +26,7 @@ pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
         let mut huge = false;
         while let Some(v) = queue.pop_front() {
             order.push(v);
-            huge |= super::log_domain::needs_log_domain(sigma[v as usize]);
+            huge |= super::scaled_counts::needs_scaled_counts(sigma[v as usize]);
             let dv = depth[v as usize];
             for &w in g.neighbors(v) {
                 let w = w as usize;
@@ -40,7 +40,7 @@ pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
             }
         }
         if huge {
-            super::dependencies_in_log_domain(g, s, |u, x| score[u as usize] += x);
+            super::dependencies_with_scaled_counts(g, s, |u, x| score[u as usize] += x);
         } else {
             // Pull from successors in reverse BFS order: every successor is finished first.
             for &u in order.iter().rev() {

@@ -31,7 +31,7 @@
 //! written before a barrier, whose Release/Acquire edges make it visible.
 
 use super::lanes::{Lanes, Queues};
-use super::log_domain::needs_log_domain;
+use super::scaled_counts::needs_scaled_counts;
 use super::successors::Successors;
 use ordo_exec::barrier::{Poisoned, SumBarrier};
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
@@ -193,7 +193,7 @@ struct Worker<'s, 'g> {
     touched: u64,
     reached: u64,
     /// Whether a path count this thread expanded from the current source calls for the log
-    /// domain ([`needs_log_domain`]).
+    /// domain ([`needs_scaled_counts`]).
     huge: bool,
 }
 
@@ -245,8 +245,8 @@ impl Worker<'_, '_> {
                 self.stats.app[LEVELS] += u64::from(levels);
             }
             if self.s.phases == Phases::Brandes {
-                // Path counts past `f64`'s range: the source is redone in the log domain
-                // after the others (log_domain.rs); every thread learns it at this barrier.
+                // Path counts past `f64`'s range: the source is redone with scaled counts
+                // after the others (scaled_counts.rs); every thread learns it at this barrier.
                 if self.barrier_any(self.huge)? {
                     deferred.push(src);
                 } else {
@@ -266,7 +266,7 @@ impl Worker<'_, '_> {
                 self.s.stop.store(true, Relaxed);
                 break;
             }
-            super::log_domain::dependencies_in_log_domain(self.s.g, src, |u, x| {
+            super::scaled_counts::dependencies_with_scaled_counts(self.s.g, src, |u, x| {
                 add(&self.s.score[u as usize], x, self.s.alone)
             });
         }
@@ -283,7 +283,7 @@ impl Worker<'_, '_> {
             (&s.depth[..], &s.sigma[..], s.g.offsets(), s.g.targets());
         let successors = &s.successors;
         // Expands v at level d into `next`; returns its arc count and whether its path count
-        // overflowed ([`needs_log_domain`]). `alone`: no other thread writes depths, path
+        // overflowed ([`needs_scaled_counts`]). `alone`: no other thread writes depths, path
         // counts or successor bits meanwhile.
         let visit = |v: u32, d: u32, next: &mut Vec<u32>, marks: &mut Marks, alone: bool| {
             // SAFETY (every `at` and successor bit here): v and its targets are nodes, and
@@ -314,7 +314,7 @@ impl Worker<'_, '_> {
                     unsafe { successors.set(first + i, alone) };
                 }
             }
-            (nbrs.len() as u64, needs_log_domain(sv))
+            (nbrs.len() as u64, needs_scaled_counts(sv))
         };
         let mut d = 0u32;
         loop {

@@ -15,7 +15,7 @@
 //! run on the grid).
 
 use super::engine::{EngineRun, EDGES, LEVELS};
-use super::log_domain::needs_log_domain;
+use super::scaled_counts::needs_scaled_counts;
 use super::successors::Successors;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
@@ -127,7 +127,12 @@ impl State {
             head += 1;
             let (first, nbrs) = arcs(v);
             let (dv, sv) = unsafe { (*depth.add(v as usize), *sigma.add(v as usize)) };
-            huge |= needs_log_domain(sv);
+            if needs_scaled_counts(sv) {
+                // The source is redone with scaled counts: the rest of this search would be
+                // thrown away (the vertices reached so far are reset below).
+                huge = true;
+                break;
+            }
             edges += nbrs.len() as u64;
             for a in first..first + nbrs.len() {
                 unsafe {
@@ -149,8 +154,8 @@ impl State {
         // SAFETY: the first `tail` entries were written above.
         let reached = unsafe { std::slice::from_raw_parts(order, tail) };
         if huge {
-            // Path counts past `f64`'s range (log_domain.rs).
-            super::dependencies_in_log_domain(g, src, |u, x| score[u as usize] += x);
+            // Path counts past `f64`'s range (scaled_counts.rs).
+            super::dependencies_with_scaled_counts(g, src, |u, x| score[u as usize] += x);
         } else {
             // Every successor of a vertex comes after it in `order`, so it is done before it.
             for &u in reached.iter().rev() {

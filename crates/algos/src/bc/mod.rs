@@ -28,8 +28,9 @@
 //! another order agree to [`TOLERANCE`] ([`compare_scores`]).
 //!
 //! Path counts are `f64`. A source whose counts overflow (a large grid from a corner: about
-//! 2^3990 shortest paths on 2000 x 2000) is redone with logarithmic counts
-//! ([`dependencies_in_log_domain`]), by the kernels and by the oracle alike; before, its
+//! 2^3990 shortest paths on 2000 x 2000) is redone with scaled counts, a mantissa and a
+//! power of two each
+//! ([`dependencies_with_scaled_counts`]), by the kernels and by the oracle alike; before, its
 //! scores were not-a-number (GAPBS's `bc` has the same limit).
 
 pub mod app;
@@ -37,14 +38,14 @@ pub mod app;
 mod brandes;
 mod engine;
 mod lanes;
-mod log_domain;
 mod lone;
+mod scaled_counts;
 mod successors;
 
 pub use brandes::{compare_scores, serial_brandes, TOLERANCE};
 pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS};
 pub use lanes::Queues;
-pub use log_domain::dependencies_in_log_domain;
+pub use scaled_counts::dependencies_with_scaled_counts;
 
 use engine::{EngineConfig, Phases};
 use ordo_exec::{ExecConfig, ExecError, RunReport, ThreadStats};

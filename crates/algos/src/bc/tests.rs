@@ -251,9 +251,9 @@ fn auto_layout_is_adl_from_four_sources() {
 }
 
 #[test]
-fn path_counts_past_f64_are_counted_in_the_log_domain() {
+fn path_counts_past_f64_are_counted_scaled() {
     // 2^1100 shortest paths from node 0 to the last join: every kernel and thread count
-    // switches that source to logarithmic counts; the other sources fit in f64.
+    // switches that source to scaled counts; the other sources fit in f64.
     let g = crate::test_graphs::diamonds(1100);
     let sources = [0, 1650, 3300];
     let want = serial_brandes(&g, &sources);
