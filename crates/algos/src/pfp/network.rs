@@ -31,7 +31,10 @@ pub struct Network<'g> {
 pub enum Capacities<'g> {
     /// The input's weights (`None`: 1 each).
     Weights(Option<&'g [u32]>),
-    Summed(Vec<u64>),
+    /// Sums of the input's weights, where each fits 32 bits.
+    Summed(Vec<u32>),
+    /// Sums of the input's weights, where one does not.
+    SummedWide(Vec<u64>),
 }
 
 impl Capacities<'_> {
@@ -40,9 +43,38 @@ impl Capacities<'_> {
         match self {
             Capacities::Weights(Some(w)) => w[a] as u64,
             Capacities::Weights(None) => 1,
-            Capacities::Summed(c) => c[a],
+            Capacities::Summed(c) => c[a] as u64,
+            Capacities::SummedWide(c) => c[a],
         }
     }
+}
+
+/// Each arc's capacity: the sum of the weights (1 where unweighted) of the input arcs that
+/// `arc_of_input` maps to it; 32-bit sums unless one passes `u32::MAX`.
+fn summed_capacities<'g>(g: &Graph, arc_of_input: &[u32], arcs: usize) -> Capacities<'g> {
+    let weight = |i: usize| g.weights().map_or(1, |w| w[i]);
+    let mut sums = vec![0u32; arcs];
+    let mut fits = true;
+    for (i, &a) in arc_of_input.iter().enumerate() {
+        if a != u32::MAX {
+            let sum = &mut sums[a as usize];
+            match sum.checked_add(weight(i)) {
+                Some(s) => *sum = s,
+                None => fits = false,
+            }
+        }
+    }
+    if fits {
+        return Capacities::Summed(sums);
+    }
+    drop(sums);
+    let mut wide = vec![0u64; arcs];
+    for (i, &a) in arc_of_input.iter().enumerate() {
+        if a != u32::MAX {
+            wide[a as usize] += u64::from(weight(i));
+        }
+    }
+    Capacities::SummedWide(wide)
 }
 
 /// The index of each arc's reverse in CSR rows sorted by target, or `None` if some arc has
@@ -51,8 +83,9 @@ impl Capacities<'_> {
 /// One cursor per row and no searches: visiting the arcs by source in increasing order asks
 /// each row `v` for its sources `u` in increasing order, which is the row's own order, so the
 /// reverse of the next arc into `v` is always at `v`'s cursor. A search per arc (the first
-/// version) went through a hub's whole row for each of its arcs: 16 s of the 17 that
-/// `ordo pfp` took on a directed Kronecker 20 (16.7M arcs), whose rows reach 10^5 arcs.
+/// version) went through a hub's row for each of its arcs: `ordo pfp --no-verify` on a
+/// directed Kronecker 20 (16.7M arcs, rows of up to 10^5) took 10.7 s, 2.8-3.2 s with the
+/// cursors (the kernel 0.1-0.2 s of it), 2.2 s with the in-place build below.
 fn pair_arcs(offsets: &[u64], head: &[u32]) -> Option<Vec<u32>> {
     let n = offsets.len() - 1;
     let mut cursor: Vec<u64> = offsets[..n].to_vec();
@@ -120,62 +153,62 @@ impl<'g> Network<'g> {
     }
 
     /// The network of any graph: every input arc u -> v puts v in u's row and u in v's row;
-    /// each row is then sorted and its repeats merged, so the pair of (u, v) is found by a
-    /// binary search.
+    /// each row is then sorted and its repeats dropped, in place, so the pair of (u, v) is
+    /// one row's cursor away ([`pair_arcs`]). The capacities are summed afterwards, through
+    /// each input arc's arc here.
+    ///
+    /// Memory: the rows at their unmerged size (4 bytes per end of each input arc), then the
+    /// pairing, the input arcs' map and the capacities (4 bytes each per arc, 8 where a sum
+    /// of parallel arcs passes `u32`). The first version sorted (neighbour, weight) pairs and
+    /// summed into 8-byte capacities beside them: `ordo pfp --no-verify` on a directed
+    /// Kronecker 20 (16.7M arcs, 75 MB file) peaked at 877 MB, now 750 MB; Slashdot 48.6 MiB,
+    /// now 36.8.
     fn build(g: &Graph) -> Self {
         let n = g.num_nodes();
-        let mut degree = vec![0u64; n + 1];
+        // Row lengths before merging, then (prefix sums) where each row starts.
+        let mut offsets = vec![0u64; n + 1];
         for u in 0..n as u32 {
             for &v in g.neighbors(u) {
                 if u != v {
-                    degree[u as usize] += 1;
-                    degree[v as usize] += 1;
+                    offsets[u as usize + 1] += 1;
+                    offsets[v as usize + 1] += 1;
                 }
             }
         }
-        let mut start = Vec::with_capacity(n + 1);
-        let mut total = 0;
-        for d in &degree[..n] {
-            start.push(total);
-            total += d;
-        }
-        start.push(total);
-        drop(degree);
-        // (neighbour, weight of the input arc towards it) in each row, before merging: the
-        // capacities are summed as the rows are merged.
-        let mut entries = vec![(0u32, 0u32); total as usize];
-        let mut fill = start.clone();
-        for u in 0..n as u32 {
-            for (v, w) in g.out_edges(u) {
-                if u != v {
-                    entries[fill[u as usize] as usize] = (v, w);
-                    entries[fill[v as usize] as usize] = (u, 0);
-                    fill[u as usize] += 1;
-                    fill[v as usize] += 1;
-                }
-            }
-        }
-        drop(fill);
-        let mut offsets = Vec::with_capacity(n + 1);
-        let (mut head, mut cap) = (Vec::with_capacity(total as usize), Vec::new());
-        cap.reserve_exact(total as usize);
         for u in 0..n {
-            offsets.push(head.len() as u64);
-            let row = &mut entries[start[u] as usize..start[u + 1] as usize];
-            row.sort_unstable_by_key(|e| e.0);
-            for &(v, c) in row.iter() {
-                match (head[offsets[u] as usize..].last(), cap.last_mut()) {
-                    // A repeat of the row's last neighbour: one arc, capacities added.
-                    (Some(&last), Some(sum)) if last == v => *sum += c as u64,
-                    _ => {
-                        head.push(v);
-                        cap.push(c as u64);
+            offsets[u + 1] += offsets[u];
+        }
+        // Scatter, `offsets[u]` as u's cursor: afterwards it holds where u's row ends.
+        let mut head = vec![0u32; offsets[n] as usize];
+        for u in 0..n as u32 {
+            for &v in g.neighbors(u) {
+                if u != v {
+                    for (from, to) in [(u, v), (v, u)] {
+                        let slot = &mut offsets[from as usize];
+                        head[*slot as usize] = to;
+                        *slot += 1;
                     }
                 }
             }
         }
-        offsets.push(head.len() as u64);
-        drop(entries);
+        // Sort each row, drop its repeats, and move it down to `kept`; `offsets` becomes the
+        // network's row starts as it goes.
+        let (mut begin, mut kept) = (0, 0);
+        for row_start in &mut offsets[..n] {
+            let end = *row_start as usize;
+            *row_start = kept as u64;
+            head[begin..end].sort_unstable();
+            for i in begin..end {
+                if i == begin || head[i] != head[i - 1] {
+                    head[kept] = head[i];
+                    kept += 1;
+                }
+            }
+            begin = end;
+        }
+        offsets[n] = kept as u64;
+        head.truncate(kept);
+        head.shrink_to_fit();
         // Every input arc put each end in the other's row, so the rows are symmetric.
         let rev = pair_arcs(&offsets, &head).expect("a network's rows are symmetric");
         // Arc indices are below 2 * MAX_INPUT_ARCS < u32::MAX, the self-loops' mark.
@@ -202,11 +235,12 @@ impl<'g> Network<'g> {
                 arc_of_input.push(at as u32);
             }
         }
+        let cap = summed_capacities(g, &arc_of_input, head.len());
         Network {
             offsets: Cow::Owned(offsets),
             head: Cow::Owned(head),
             rev,
-            cap: Capacities::Summed(cap),
+            cap,
             arc_of_input: Some(arc_of_input),
         }
     }
@@ -235,7 +269,8 @@ impl<'g> Network<'g> {
         match &self.cap {
             Capacities::Weights(Some(w)) => w.iter().copied().max().map_or(0, u64::from),
             Capacities::Weights(None) => u64::from(!self.head.is_empty()),
-            Capacities::Summed(c) => c.iter().copied().max().unwrap_or(0),
+            Capacities::Summed(c) => c.iter().copied().max().map_or(0, u64::from),
+            Capacities::SummedWide(c) => c.iter().copied().max().unwrap_or(0),
         }
     }
 
@@ -373,5 +408,76 @@ mod tests {
         let one_way = crate::test_graphs::weighted(3, &[(0, 1, 4), (1, 2, 4), (2, 1, 4)]);
         assert!(Network::of_paired_graph(&one_way).is_none());
         assert!(Network::new(&one_way).arc_of_input.is_some());
+    }
+
+    /// The general build's invariants: rows sorted and simple, every arc paired with its
+    /// reverse, each input arc mapped to the arc between its ends, capacities the sums.
+    fn check_build(g: &Graph) -> Network<'_> {
+        let net = Network::build(g);
+        let n = g.num_nodes();
+        let owner =
+            |a: usize| (0..n).find(|&u| (net.row_start(u)..net.row_start(u + 1)).contains(&a));
+        for u in 0..n {
+            let row = &net.head[net.row_start(u)..net.row_start(u + 1)];
+            assert!(row.windows(2).all(|w| w[0] < w[1]) && !row.contains(&(u as u32)));
+        }
+        let mut sums = vec![0u64; net.head.len()];
+        let mut i = 0;
+        for u in 0..n as u32 {
+            for (v, w) in g.out_edges(u) {
+                match net.arc_of_input(i) {
+                    None => assert_eq!(u, v),
+                    Some(a) => {
+                        assert_eq!((owner(a), net.head[a]), (Some(u as usize), v));
+                        sums[a] += u64::from(w);
+                    }
+                }
+                i += 1;
+            }
+        }
+        for (a, &sum) in sums.iter().enumerate() {
+            let r = net.rev[a] as usize;
+            assert_eq!(net.rev[r] as usize, a);
+            assert_eq!(Some(net.head[r] as usize), owner(a));
+            assert_eq!(net.cap.get(a), sum);
+        }
+        net
+    }
+
+    #[test]
+    fn the_general_build_merges_repeats_and_drops_loops() {
+        let arcs = [
+            (0, 1, 4),
+            (1, 0, 2),
+            (0, 1, 5),
+            (2, 2, 9),
+            (3, 0, 1),
+            (2, 3, 7),
+            (0, 3, 3),
+        ];
+        let g = crate::test_graphs::weighted(5, &arcs);
+        let net = check_build(&g);
+        assert!(matches!(net.cap, Capacities::Summed(_)));
+        assert_eq!(net.head.len(), 6); // {0,1}, {0,3}, {2,3}, each way; node 4 alone
+        let random = gen::uniform_random(300, 2000, 3, &BuildOptions::default()).unwrap();
+        check_build(&random);
+        // Rows out of order (a file need not sort them): node 0's arcs to 3, 1, 3, 2.
+        let unsorted = Graph::from_csr(
+            ordo_graph::Buf::from_vec(vec![0, 4, 5, 5, 5]),
+            ordo_graph::Buf::from_vec(vec![3, 1, 3, 2, 0]),
+            Some(ordo_graph::Buf::from_vec(vec![1, 2, 3, 4, 5])),
+            ordo_graph::IdBase::Zero,
+        )
+        .unwrap();
+        check_build(&unsorted);
+    }
+
+    #[test]
+    fn capacities_past_32_bits_are_summed_wide() {
+        let max = u32::MAX;
+        let g = crate::test_graphs::weighted(3, &[(0, 1, max), (0, 1, max), (1, 2, 1)]);
+        let net = check_build(&g);
+        assert!(matches!(net.cap, Capacities::SummedWide(_)));
+        assert_eq!(net.max_capacity(), 2 * u64::from(max));
     }
 }
