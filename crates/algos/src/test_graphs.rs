@@ -29,6 +29,24 @@ pub fn thin_thick_thin(path: u32, fan: u32, tail: u32) -> Graph {
     el.build(&BuildOptions::default(), IdBase::Zero).unwrap()
 }
 
+/// `k` stages of `width` two-hop paths side by side between consecutive joins (join `i` is
+/// node `i (width + 1)`, its stage's middles the `width` nodes after it): `width^k` shortest
+/// paths from node 0 to the last join, and levels `width` nodes wide. Unweighted, every edge
+/// in both directions.
+pub fn wide_diamonds(k: u32, width: u32) -> Graph {
+    let mut arcs = Vec::new();
+    for i in 0..k {
+        let (join, next) = (i * (width + 1), (i + 1) * (width + 1));
+        for m in join + 1..next {
+            for (x, y) in [(join, m), (m, next)] {
+                arcs.push((x, y, 1));
+                arcs.push((y, x, 1));
+            }
+        }
+    }
+    weighted(k * (width + 1) + 1, &arcs)
+}
+
 /// A chain of `k` diamonds: join nodes `3i` (i = 0..=k), and between joins `3i` and
 /// `3i + 3` the two middle nodes `3i + 1` and `3i + 2`; undirected. From node 0 the join
 /// `3k` has 2^k shortest paths.

@@ -274,3 +274,22 @@ fn path_counts_past_f64_are_counted_scaled() {
         }
     }
 }
+
+#[test]
+fn an_overflowing_source_stops_at_a_wide_level_and_leaves_nothing_behind() {
+    // 130 stages of 256 middles: 2^1040 paths from node 0, in levels of 256 nodes, wider than
+    // the run-ahead limit at 2 and 8 threads, so the engine's search stops at a level barrier;
+    // the sources after it must start from clean arrays.
+    let g = crate::test_graphs::wide_diamonds(130, 256);
+    let last = 130 * 257;
+    let sources = [0, 65 * 257 + 3, last, 7];
+    let want = serial_brandes(&g, &sources);
+    assert!(want.iter().all(|x| x.is_finite()));
+    for bc in configs() {
+        for threads in [2, 8] {
+            let out = run(&g, &sources, &bc, &ExecConfig::new(threads)).unwrap();
+            compare_scores(&out.scores, &want, |v| v as u64)
+                .unwrap_or_else(|e| panic!("{bc:?} at {threads} threads: {e}"));
+        }
+    }
+}
