@@ -31,7 +31,7 @@ for g in grid1m ny sd; do n=$($O info $g.ordo --json 2>/dev/null | python3 -c "i
   tol=$(python3 -c "print(f'{1e-4/$n:.3e}')")
   for t in 1 2 4 8 16; do
     echo -n "pr $g t=$t ordo: "; $O pagerank $g.ordo -t $t --tolerance $tol --repeat 7 --no-verify --json | js iterations time_s
-    echo -n "   gapbs: "; OMP_NUM_THREADS=$t $B/gapbs-pr -f $g.sg -t 1e-4 X
+    echo -n "   gapbs: "; OMP_NUM_THREADS=$t $B/gapbs-pr -f $g.sg -t 1e-4 -i 1000 -n 7 -l > pr.txt; gt < pr.txt; echo " iters $(( $(grep -cE '^ *[0-9]+ +[0-9.e-]+$' pr.txt) / 7 ))"
   done
   echo -n "pr $g t=1 nopin ordo: "; $O pagerank $g.ordo -t 1 --no-pin --tolerance $tol --repeat 7 --no-verify --json | js iterations time_s
 done

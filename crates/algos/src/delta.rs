@@ -196,8 +196,8 @@ mod tests {
         assert_eq!(delta_for(&DeltaInputs::default()), 0);
     }
 
-    #[test]
-    fn a_lone_worker_narrows_only_a_lattice_width() {
+    /// A road network's figures, and the same with one hub.
+    fn road_and_hub() -> (DeltaInputs, DeltaInputs) {
         let road = DeltaInputs {
             active_nodes: 10_000,
             arcs: 28_000,
@@ -208,6 +208,12 @@ mod tests {
             max_degree: 500,
             ..road
         };
+        (road, hub)
+    }
+
+    #[test]
+    fn a_lone_worker_narrows_only_a_lattice_width() {
+        let (road, hub) = road_and_hub();
         assert!(road.lattice_like() && !hub.lattice_like());
         assert_eq!(delta_stepping_width(12, &road, 1), 11);
         assert_eq!(delta_stepping_width(12, &road, 2), 12);
@@ -217,16 +223,7 @@ mod tests {
 
     #[test]
     fn a_larger_team_widens_only_a_lattice_width() {
-        let road = DeltaInputs {
-            active_nodes: 10_000,
-            arcs: 28_000,
-            weight_sum: 100.0 * 28_000.0,
-            max_degree: 6,
-        };
-        let hub = DeltaInputs {
-            max_degree: 500,
-            ..road
-        };
+        let (road, hub) = road_and_hub();
         let widths: Vec<u32> = [3, 4, 8, 16, 64]
             .iter()
             .map(|&w| delta_stepping_width(9, &road, w))

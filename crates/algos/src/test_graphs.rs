@@ -51,13 +51,5 @@ pub fn wide_diamonds(k: u32, width: u32) -> Graph {
 /// `3i + 3` the two middle nodes `3i + 1` and `3i + 2`; undirected. From node 0 the join
 /// `3k` has 2^k shortest paths.
 pub fn diamonds(k: u32) -> Graph {
-    let mut arcs = Vec::new();
-    for i in 0..k {
-        let (a, b, c, d) = (3 * i, 3 * i + 1, 3 * i + 2, 3 * i + 3);
-        for (x, y) in [(a, b), (a, c), (b, d), (c, d)] {
-            arcs.push((x, y, 1));
-            arcs.push((y, x, 1));
-        }
-    }
-    weighted(3 * k + 1, &arcs)
+    wide_diamonds(k, 2)
 }

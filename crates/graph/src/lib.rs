@@ -26,6 +26,7 @@ mod permute;
 mod symmetry;
 mod text;
 mod undirected;
+pub use undirected::undirected_adjacency;
 mod weights;
 mod write;
 

@@ -117,7 +117,7 @@ fn sniff_binary(path: &Path) -> Result<bool> {
 }
 
 /// Rebuilds a CSR with new build options (used when a binary input is loaded with options).
-fn rebuild_graph(g: Graph, opts: &BuildOptions) -> Result<Graph> {
+pub(crate) fn rebuild_graph(g: Graph, opts: &BuildOptions) -> Result<Graph> {
     let mut el = EdgeList::with_capacity(g.num_nodes() as u32, g.num_edges(), g.is_weighted());
     for v in 0..g.num_nodes() as u32 {
         for (t, w) in g.out_edges(v) {

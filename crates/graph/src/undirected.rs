@@ -10,7 +10,7 @@
 //! Memory: the view's arrays at their uncompacted size, 8 bytes per direction of each arc
 //! with weights (4 without) plus 8 per node, beside the input. The arc-list build it replaces
 //! held three 4-byte columns for both directions, then the sorted CSR and the merged one beside
-//! them: on Slashdot (870k arcs) a peak of 49 MiB against 30 MiB now.
+//! them: `ordo cc` on Slashdot (870k arcs) peaked at 50 MiB, now 27.
 
 use crate::buf::Buf;
 use crate::csr::Graph;
@@ -18,8 +18,27 @@ use crate::error::Result;
 
 /// The undirected simple view of `g`, built afresh (see [`crate::undirected_simple`]).
 pub(crate) fn build(g: &Graph) -> Result<Graph> {
+    let (offsets, targets, weights) = undirected_adjacency(g, true);
+    let mut view = Graph::from_csr(
+        Buf::from_vec(offsets),
+        Buf::from_vec(targets),
+        weights.map(Buf::from_vec),
+        g.id_base(),
+    )?;
+    if let Some(c) = g.coords() {
+        view.set_coords(c.xy.to_vec())?;
+    }
+    Ok(view)
+}
+
+/// The CSR arrays of `g`'s undirected simple view: offsets, each node's neighbours sorted,
+/// and with `weights` (and a weighted `g`) the lightest weight of each pair. Without weights
+/// only the rows are built (4 bytes per end of each arc while they are merged): pfp's
+/// network takes its rows from here and sums its capacities itself.
+pub fn undirected_adjacency(g: &Graph, weights: bool) -> (Vec<u64>, Vec<u32>, Option<Vec<u32>>) {
     let n = g.num_nodes();
-    let (offsets, targets, weights) = (g.offsets(), g.targets(), g.weights());
+    let (offsets, targets) = (g.offsets(), g.targets());
+    let weights = g.weights().filter(|_| weights);
     let arcs = |u: usize| offsets[u] as usize..offsets[u + 1] as usize;
 
     // Each node's list, both directions of its arcs, self-loops left out: `start[u + 1]`
@@ -113,16 +132,7 @@ pub(crate) fn build(g: &Graph) -> Result<Graph> {
         ws.shrink_to_fit();
     }
 
-    let mut view = Graph::from_csr(
-        Buf::from_vec(start),
-        Buf::from_vec(out_targets),
-        out_weights.map(Buf::from_vec),
-        g.id_base(),
-    )?;
-    if let Some(c) = g.coords() {
-        view.set_coords(c.xy.to_vec())?;
-    }
-    Ok(view)
+    (start, out_targets, out_weights)
 }
 
 #[cfg(test)]
@@ -134,19 +144,13 @@ mod tests {
 
     /// The view as the arc-list builder makes it (the former path): the oracle.
     fn by_arc_list(g: &Graph) -> Graph {
-        let mut el = EdgeList::with_capacity(g.num_nodes() as u32, g.num_edges(), g.is_weighted());
-        for u in 0..g.num_nodes() as u32 {
-            for (v, w) in g.out_edges(u) {
-                el.push(u, v, w);
-            }
-        }
         let opts = BuildOptions {
             symmetrize: true,
             drop_self_loops: true,
             merge_parallel: true,
             ..BuildOptions::default()
         };
-        el.build(&opts, g.id_base()).unwrap()
+        crate::load::rebuild_graph(g.clone(), &opts).unwrap()
     }
 
     fn graph(n: u32, arcs: &[(u32, u32, u32)], weighted: bool) -> Graph {

@@ -192,17 +192,14 @@ struct Worker<'s, 'g> {
     /// Working-set sizes summed over the sources.
     touched: u64,
     reached: u64,
-    /// Whether a path count this thread expanded from the current source calls for the log
-    /// domain ([`needs_scaled_counts`]).
+    /// Whether a path count this thread expanded from the current source overflowed, so that
+    /// the source is redone with scaled counts ([`needs_scaled_counts`]).
     huge: bool,
 }
 
 impl Worker<'_, '_> {
     fn barrier_sum(&mut self, x: u64) -> Result<u64, Poisoned> {
-        let r = self.s.barrier.sum(x);
-        self.step += 1;
-        self.s.lanes.begin_step(self.tid, self.step);
-        r
+        self.barrier_sum_flagged(x, false).map(|(sum, _)| sum)
     }
 
     /// A barrier that returns whether any thread passed `flag`.

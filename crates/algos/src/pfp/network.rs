@@ -113,8 +113,8 @@ impl<'g> Network<'g> {
     ///
     /// A graph that already is such a network (every row sorted, no repeats or self-loops,
     /// every arc's reverse present: road networks, symmetrized graphs) is used as it is, its
-    /// arrays borrowed, and only the pairing is built (the general build below holds every
-    /// arc twice with its weight while it sorts the rows, and maps input arcs to its own).
+    /// arrays borrowed, and only the pairing is built (the general build below holds both
+    /// ends of every arc while it sorts the rows, and maps input arcs to its own).
     /// Peak of `ordo pfp --no-verify` at 2 threads, with the flows handed out without a copy
     /// of the residuals ([`Network::input_flows`]): 1000x1000 grid 271 -> 136 MB (its file is
     /// 37 MB), USA-road-d.NY 66 -> 31 MB; a whole `ordo pfp` process at 1 thread 353 -> 187
@@ -152,10 +152,11 @@ impl<'g> Network<'g> {
         })
     }
 
-    /// The network of any graph: every input arc u -> v puts v in u's row and u in v's row;
-    /// each row is then sorted and its repeats dropped, in place, so the pair of (u, v) is
-    /// one row's cursor away ([`pair_arcs`]). The capacities are summed afterwards, through
-    /// each input arc's arc here.
+    /// The network of any graph: every input arc u -> v puts v in u's row and u in v's row,
+    /// each row sorted without repeats (the undirected view's rows,
+    /// [`ordo_graph::undirected_adjacency`]), so the pair of (u, v) is one row's cursor away
+    /// ([`pair_arcs`]). The capacities are summed afterwards, through each input arc's arc
+    /// here.
     ///
     /// Memory: the rows at their unmerged size (4 bytes per end of each input arc), then the
     /// pairing, the input arcs' map and the capacities (4 bytes each per arc, 8 where a sum
@@ -165,50 +166,8 @@ impl<'g> Network<'g> {
     /// now 36.8.
     fn build(g: &Graph) -> Self {
         let n = g.num_nodes();
-        // Row lengths before merging, then (prefix sums) where each row starts.
-        let mut offsets = vec![0u64; n + 1];
-        for u in 0..n as u32 {
-            for &v in g.neighbors(u) {
-                if u != v {
-                    offsets[u as usize + 1] += 1;
-                    offsets[v as usize + 1] += 1;
-                }
-            }
-        }
-        for u in 0..n {
-            offsets[u + 1] += offsets[u];
-        }
-        // Scatter, `offsets[u]` as u's cursor: afterwards it holds where u's row ends.
-        let mut head = vec![0u32; offsets[n] as usize];
-        for u in 0..n as u32 {
-            for &v in g.neighbors(u) {
-                if u != v {
-                    for (from, to) in [(u, v), (v, u)] {
-                        let slot = &mut offsets[from as usize];
-                        head[*slot as usize] = to;
-                        *slot += 1;
-                    }
-                }
-            }
-        }
-        // Sort each row, drop its repeats, and move it down to `kept`; `offsets` becomes the
-        // network's row starts as it goes.
-        let (mut begin, mut kept) = (0, 0);
-        for row_start in &mut offsets[..n] {
-            let end = *row_start as usize;
-            *row_start = kept as u64;
-            head[begin..end].sort_unstable();
-            for i in begin..end {
-                if i == begin || head[i] != head[i - 1] {
-                    head[kept] = head[i];
-                    kept += 1;
-                }
-            }
-            begin = end;
-        }
-        offsets[n] = kept as u64;
-        head.truncate(kept);
-        head.shrink_to_fit();
+        // The rows: the graph's undirected simple view, without its weights.
+        let (offsets, head, _) = ordo_graph::undirected_adjacency(g, false);
         // Every input arc put each end in the other's row, so the rows are symmetric.
         let rev = pair_arcs(&offsets, &head).expect("a network's rows are symmetric");
         // Arc indices are below 2 * MAX_INPUT_ARCS < u32::MAX, the self-loops' mark.
