@@ -37,13 +37,13 @@
 //! weights, about the O(n + m + buckets x max degree) of delta-stepping. Output: the same
 //! distances as [`dijkstra`](super::dijkstra).
 
+use super::published::Published;
 use super::{SsspOutput, SsspStats};
 use crate::distance::{fits_in_u32, DistLabel};
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
 use std::ops::{Deref, Range};
 use std::sync::atomic::{AtomicU32, AtomicU64};
-use std::sync::{PoisonError, RwLock};
 
 /// A worker keeps relaxing its own bin of the current bucket while it holds fewer entries than
 /// this (GAPBS's `kBinSizeThreshold`); a larger bin is shared through the next round.
@@ -74,11 +74,9 @@ struct Shared<'g, D: DistLabel, E> {
     estimate: &'g E,
     /// A*'s target: entries whose key reaches its distance are dropped.
     target: Option<u32>,
-    /// Each worker's bin of the current bucket, read by all during a round and swapped by its
-    /// owner between rounds. The locks never wait: reads happen between the barrier that
-    /// starts a round and the minimum that ends it, writes between that minimum and the next
-    /// barrier; they make that protocol safe code.
-    published: Vec<RwLock<Vec<Entry<D::Word>>>>,
+    /// Each worker's bin of the current bucket, read by all during a round and replaced by its
+    /// owner between rounds (the protocol in `published.rs`).
+    published: Published<Entry<D::Word>>,
 }
 
 /// What orders the buckets beside the distance: A*'s estimate of the distance left.
@@ -308,9 +306,7 @@ pub(crate) fn engine<D: DistLabel, E: Estimate>(
         shift: shift.min(63),
         estimate,
         target,
-        published: (0..workers)
-            .map(|w| RwLock::new(if w == 0 { vec![start] } else { Vec::new() }))
-            .collect(),
+        published: Published::new(workers, vec![start]),
     };
     let (counts, time) = run_team(cfg, |team| match team.workers() {
         1 => search_alone(&s, team),
@@ -333,13 +329,15 @@ fn search<D: DistLabel, E: Estimate, const SHARED: bool>(
     let mut bins = Bins::new(s.shift);
     let mut c = Counts::default();
     let mut spare = Vec::new();
-    // The read guards of the published bins during a round (one vector for the whole run).
-    let mut frontier = Vec::with_capacity(s.published.len());
+    // The published bins during a round (one vector for the whole run).
+    let mut frontier = Vec::with_capacity(s.published.workers());
     // Every worker's bin of bucket `cur` is in `published`.
     let mut cur = 0u64;
     loop {
         c.rounds += 1;
-        frontier.extend(s.published.iter().map(read));
+        // SAFETY: after the barrier that starts the round; the references are dropped (the
+        // `clear` below) before the collective that ends it (published.rs).
+        frontier.extend((0..s.published.workers()).map(|w| unsafe { s.published.bin(w) }));
         let total = frontier.iter().map(|p| p.len()).sum();
         let relaxed = team.for_chunks_nowait(total, CHUNK, |r| {
             for_each_in(&frontier, r, |e| {
@@ -371,11 +369,9 @@ fn search<D: DistLabel, E: Estimate, const SHARED: bool>(
             bins.refill(next);
         }
         let mine = bins.take(next, std::mem::take(&mut spare));
-        let mut slot = s.published[team.worker()]
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        spare = std::mem::replace(&mut *slot, mine);
-        drop(slot);
+        // SAFETY: this worker's own bin, after the collectives that end the round (every
+        // worker cleared its `frontier` before them) and before the barrier below.
+        spare = unsafe { s.published.replace(team.worker(), mine) };
         spare.clear();
         team.barrier()?;
         cur = next;
@@ -392,7 +388,8 @@ fn search_alone<D: DistLabel, E: Estimate>(
 ) -> Result<Counts, Stopped> {
     let mut bins = Bins::new(s.shift);
     let mut c = Counts::default();
-    for &e in read(&s.published[0]).iter() {
+    // SAFETY: the only worker.
+    for &e in unsafe { s.published.bin(0) }.iter() {
         bins.push(e, s.key(e.node, e.dist.into()));
     }
     let mut spare = Vec::new();
@@ -487,10 +484,6 @@ fn overflow_min<D: DistLabel, E: Estimate>(s: &Shared<D, E>, bins: &mut Bins<D::
         |e| s.dist[e.node as usize].below(e.dist.into()),
         |key| s.useful(key),
     )
-}
-
-fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
-    lock.read().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Calls `f` on the entries `r` of the concatenation of `parts`; returns how many.

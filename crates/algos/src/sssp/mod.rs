@@ -16,6 +16,7 @@
 pub mod app;
 
 pub mod delta_step;
+mod published;
 
 use crate::distance::{fits_in_u32, DistLabel};
 use crate::verify::{compare, VerifyError};
