@@ -123,19 +123,18 @@ impl Marked<'_> {
     }
 }
 
-/// The size of the intersection of two sorted lists.
+/// The size of the intersection of two sorted lists of distinct ids.
+///
+/// Branch-free steps: which list advances is data (a comparison's result added to a
+/// cursor), not a jump the processor must guess, and on unrelated lists its guesses fail
+/// about half the time. The serial oracle's count of Kronecker 20: 25 -> 20 s.
 pub fn intersect(a: &[u32], b: &[u32]) -> u64 {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                n += 1;
-                i += 1;
-                j += 1;
-            }
-        }
+        let (x, y) = (a[i], b[j]);
+        n += u64::from(x == y);
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
     }
     n
 }
