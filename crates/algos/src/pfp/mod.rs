@@ -56,7 +56,7 @@ mod relabel;
 mod word;
 
 pub use dinic::dinic;
-pub use network::Network;
+pub use network::{Network, Prebuilt};
 use word::Word;
 
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
@@ -421,11 +421,26 @@ pub fn run(
     if g.num_edges() > Network::MAX_INPUT_ARCS {
         return Err(PfpError::TooLarge(g.num_edges()));
     }
-    let net = Network::new(g);
-    if word::fits_in_32_bits(&net, s) {
-        run_with::<AtomicU32>(g, &net, s, t, goal, sched, cfg)
+    run_on(g, &Network::new(g), s, t, goal, sched, cfg)
+}
+
+/// [`run`] on `net`, the network of `g` ([`Network::new`], or a [`Prebuilt`] one).
+pub fn run_on(
+    g: &Graph,
+    net: &Network,
+    s: u32,
+    t: u32,
+    goal: Goal,
+    sched: &SchedulerConfig,
+    cfg: &ExecConfig,
+) -> Result<PfpOutput, PfpError> {
+    if s == t {
+        return Err(PfpError::SourceIsSink(s));
+    }
+    if word::fits_in_32_bits(net, s) {
+        run_with::<AtomicU32>(g, net, s, t, goal, sched, cfg)
     } else {
-        run_with::<AtomicU64>(g, &net, s, t, goal, sched, cfg)
+        run_with::<AtomicU64>(g, net, s, t, goal, sched, cfg)
     }
 }
 
