@@ -410,14 +410,6 @@ pub fn run(
     sched: &SchedulerConfig,
     cfg: &ExecConfig,
 ) -> Result<PfpOutput, PfpError> {
-    let n = g.num_nodes();
-    assert!(
-        (s as usize) < n && (t as usize) < n,
-        "source or sink out of range"
-    );
-    if s == t {
-        return Err(PfpError::SourceIsSink(s));
-    }
     if g.num_edges() > Network::MAX_INPUT_ARCS {
         return Err(PfpError::TooLarge(g.num_edges()));
     }
@@ -434,6 +426,11 @@ pub fn run_on(
     sched: &SchedulerConfig,
     cfg: &ExecConfig,
 ) -> Result<PfpOutput, PfpError> {
+    let n = g.num_nodes();
+    assert!(
+        (s as usize) < n && (t as usize) < n,
+        "source or sink out of range"
+    );
     if s == t {
         return Err(PfpError::SourceIsSink(s));
     }

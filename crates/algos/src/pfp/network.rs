@@ -113,30 +113,13 @@ pub enum Prebuilt {
 }
 
 impl Prebuilt {
+    /// Panics as [`Network::new`] does.
     pub fn new(g: &Graph) -> Self {
-        let net = Network::new(g);
-        if net.is_the_input() {
-            return Prebuilt::Paired(net.rev.into_owned());
+        Network::check_size(g);
+        match Network::of_paired_graph(g) {
+            Some(net) => Prebuilt::Paired(net.rev.into_owned()),
+            None => Prebuilt::Built(Network::build(g)),
         }
-        let Network {
-            offsets,
-            head,
-            rev,
-            cap,
-            arc_of_input,
-        } = net;
-        let cap = match cap {
-            Capacities::Summed(c) => Capacities::Summed(c),
-            Capacities::SummedWide(c) => Capacities::SummedWide(c),
-            Capacities::Weights(_) => unreachable!("a built network sums its capacities"),
-        };
-        Prebuilt::Built(Network {
-            offsets: Cow::Owned(offsets.into_owned()),
-            head: Cow::Owned(head.into_owned()),
-            rev: Cow::Owned(rev.into_owned()),
-            cap,
-            arc_of_input,
-        })
     }
 
     /// Calls `f` with the network of `g`, the graph this was made from.
@@ -170,11 +153,16 @@ impl<'g> Network<'g> {
     /// since they are 32-bit words where capacities allow (`word.rs`): 89.8 MiB on the grid,
     /// 24.0 on NY.
     pub fn new(g: &'g Graph) -> Self {
+        Self::check_size(g);
+        Self::of_paired_graph(g).unwrap_or_else(|| Self::build(g))
+    }
+
+    /// Panics past [`Network::MAX_INPUT_ARCS`].
+    fn check_size(g: &Graph) {
         assert!(
             g.num_edges() <= Self::MAX_INPUT_ARCS,
             "a flow network of at most 2^31 arcs"
         );
-        Self::of_paired_graph(g).unwrap_or_else(|| Self::build(g))
     }
 
     /// `g` itself as the network, if it already is one (see [`Network::new`]).
@@ -214,7 +202,7 @@ impl<'g> Network<'g> {
     /// summed into 8-byte capacities beside them: `ordo pfp --no-verify` on a directed
     /// Kronecker 20 (16.7M arcs, 75 MB file) peaked at 877 MB, now 750 MB; Slashdot 48.6 MiB,
     /// now 36.8.
-    fn build(g: &Graph) -> Self {
+    fn build(g: &Graph) -> Network<'static> {
         let n = g.num_nodes();
         // The rows: the graph's undirected simple view, without its weights.
         let (offsets, head, _) = ordo_graph::undirected_adjacency(g, false);
@@ -252,11 +240,6 @@ impl<'g> Network<'g> {
             cap,
             arc_of_input: Some(arc_of_input),
         }
-    }
-
-    /// Whether the network is its input graph (borrowed arrays, one arc per input arc).
-    pub fn is_the_input(&self) -> bool {
-        self.arc_of_input.is_none()
     }
 
     /// Every arc's capacity, in arc order.

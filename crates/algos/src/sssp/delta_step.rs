@@ -335,8 +335,9 @@ fn search<D: DistLabel, E: Estimate, const SHARED: bool>(
     let mut cur = 0u64;
     loop {
         c.rounds += 1;
-        // SAFETY: after the barrier that starts the round; the references are dropped (the
-        // `clear` below) before the collective that ends it (published.rs).
+        // SAFETY: after the barrier that starts the round (the first round: the team's start,
+        // after the source's entry was written); the references are dropped (the `clear`
+        // below) before the collective that ends it (published.rs).
         frontier.extend((0..s.published.workers()).map(|w| unsafe { s.published.bin(w) }));
         let total = frontier.iter().map(|p| p.len()).sum();
         let relaxed = team.for_chunks_nowait(total, CHUNK, |r| {
