@@ -18,7 +18,7 @@ pub struct Network<'g> {
     pub head: Cow<'g, [u32]>,
     /// The index of the paired arc (u32: half the bytes a global relabel streams through;
     /// [`Network::MAX_INPUT_ARCS`] keeps the indices in range).
-    pub rev: Cow<'g, [u32]>,
+    pub rev: Vec<u32>,
     /// Capacity: the sum of the input arcs' weights in this direction (0 where none).
     pub cap: Capacities<'g>,
     /// For each input arc (CSR order), its arc here (`u32::MAX` for self-loops); `None`: the
@@ -104,11 +104,13 @@ fn pair_arcs(offsets: &[u64], head: &[u32]) -> Option<Vec<u32>> {
 }
 
 /// A graph's network made once for many runs (the application's preparation: every
-/// `--repeat` and the oracle's Dinic use it): a graph that is its own network keeps only its
-/// pairing, any other its whole network (on a directed Kronecker 20, 16.7M arcs, a build of
-/// about 2 s that each run and the check repeated).
+/// `--repeat` and the oracle's Dinic use it) where it is built (on a directed Kronecker 20,
+/// 16.7M arcs, about 2 s that each run and the check repeated). A graph that is its own
+/// network is paired again by each run, as before: keeping the pairing made small road
+/// graphs' runs 1.2-1.27x slower at 1 thread (Luxembourg 3.22 -> 4.10 ms, Seattle 5.06 ->
+/// 6.06, Rome 7.13 -> 8.59; NY level), for a pairing that costs less than that.
 pub enum Prebuilt {
-    Paired(Vec<u32>),
+    Paired,
     Built(Network<'static>),
 }
 
@@ -117,7 +119,7 @@ impl Prebuilt {
     pub fn new(g: &Graph) -> Self {
         Network::check_size(g);
         match Network::of_paired_graph(g) {
-            Some(net) => Prebuilt::Paired(net.rev.into_owned()),
+            Some(_) => Prebuilt::Paired,
             None => Prebuilt::Built(Network::build(g)),
         }
     }
@@ -125,7 +127,7 @@ impl Prebuilt {
     /// Calls `f` with the network of `g`, the graph this was made from.
     pub fn with<R>(&self, g: &Graph, f: impl FnOnce(&Network<'_>) -> R) -> R {
         match self {
-            Prebuilt::Paired(rev) => f(&Network::paired(g, Cow::Borrowed(rev))),
+            Prebuilt::Paired => f(&Network::new(g)),
             Prebuilt::Built(net) => f(net),
         }
     }
@@ -176,18 +178,13 @@ impl<'g> Network<'g> {
             return None;
         }
         let rev = pair_arcs(offsets, head)?;
-        Some(Self::paired(g, Cow::Owned(rev)))
-    }
-
-    /// `g` as its own network, with `rev` its pairing ([`pair_arcs`]).
-    fn paired(g: &'g Graph, rev: Cow<'g, [u32]>) -> Self {
-        Network {
-            offsets: Cow::Borrowed(g.offsets()),
-            head: Cow::Borrowed(g.targets()),
+        Some(Network {
+            offsets: Cow::Borrowed(offsets),
+            head: Cow::Borrowed(head),
             rev,
             cap: Capacities::Weights(g.weights()),
             arc_of_input: None,
-        }
+        })
     }
 
     /// The network of any graph: every input arc u -> v puts v in u's row and u in v's row,
@@ -236,7 +233,7 @@ impl<'g> Network<'g> {
         Network {
             offsets: Cow::Owned(offsets),
             head: Cow::Owned(head),
-            rev: Cow::Owned(rev),
+            rev,
             cap,
             arc_of_input: Some(arc_of_input),
         }
