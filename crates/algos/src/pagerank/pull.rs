@@ -51,17 +51,21 @@
 //! at least [`SINGLE_PRECISION_STOP`] (the default tolerance's and GAPBS's), shares are stored
 //! as `f32` and a node's update is computed in `f32`, as GAPBS does: half the bytes gathered,
 //! and no conversions in the chain from one node to the next. Only in-lists of 8 or more sum
-//! in `f64` (four running sums); a node's change is computed in `f32` (`Share::change`), and
-//! the changes and the total add up in `f64`. The values are
+//! in `f64`: four running sums where the shares fit in the cache, and where they do not,
+//! blocks of 8 summed in `f32` whose sums add up in `f64` (`gather_blocked`). A node's change
+//! is computed in `f32` (`Share::change`), and the changes and the total add up in `f64`.
+//! The values are
 //! what the stored shares say (`y'_j = s'_j outdeg(j)`). The loop computes each node's new
-//! value `z_i` within `v z*_i` of `z*_i = (1 - α)/n + α Σ_j s_j` (`v = 10 x 2^-24`: up to 6
-//! additions of a short sum, the base, the product, the sum) and stores it as a share within
+//! value `z_i` within `v z*_i` of `z*_i = (1 - α)/n + α Σ_j s_j` (`v = 10 x 2^-24`: up to 7
+//! additions of a short sum or a block, the base, the product, the sum) and stores it as a
+//! share within
 //! `u = 4 x 2^-24`, so `|y' - z|₁ <= u |z|₁`. Then
 //! `r_i = α Σ_j (s'_j - s_j) + (z_i - y'_i) + (z*_i - z_i)`, and with `δ = |z - y|₁` (the
 //! change the loop measures, raised by its own rounding: `c = 2u` of it in `f32`) and
 //! `|z*|₁ <= |y'|₁ + δ`, `B = (α δ + (1 + α) u |y'|₁ + v (|y'|₁ + δ)) / (1 - α)`, where `u`
 //! also covers the old value's product in `f32`. The rounding terms come to
-//! about 1e-5 of the scores' mass, a tenth of the smallest bound such a run stops with. (In
+//! about 1e-6 of the scores' mass, a fiftieth of the smallest bound such a run stops with
+//! (`α 1e-5 / (1 - α)`). (In
 //! double precision the sums' own rounding, below 1e-11 of the mass, is left out.)
 //!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
@@ -104,7 +108,7 @@ trait Share: Send + Sync + Sized {
     /// Stores `x` (rounded to the share's precision).
     fn set(&self, x: f64);
     fn num(x: f64) -> Self::Num;
-    /// The sum of the shares of fewer than [`SHORT`] `sources`.
+    /// The sum of the shares of `sources`: a short list, or a block of a long one.
     ///
     /// Adds in `Num`: single precision adds as GAPBS does, with no conversion per edge.
     ///
@@ -116,7 +120,7 @@ trait Share: Send + Sync + Sized {
     /// threads, level on the social and Kronecker graphs.
     ///
     /// # Safety
-    /// As [`gather`]'s.
+    /// As [`gather_unrolled`]'s.
     #[inline(always)]
     unsafe fn sum_short(shares: &[Self], sources: &[u32]) -> Self::Num {
         // SAFETY: the caller's promise.
@@ -199,8 +203,8 @@ impl Share for AtomicF32 {
     /// The subtraction and the absolute value's conversion are exact to within one rounding
     /// each of the change itself.
     const CHANGE_ROUNDOFF: f64 = 2.0 * U32;
-    /// Up to `SHORT - 1` additions of a short sum (a long sum's `f64` total: one rounding),
-    /// the base, the product and the sum.
+    /// Up to `SHORT - 1` additions of a short sum or of a long sum's block (a long sum's
+    /// `f64` total: one rounding), the base, the product and the sum.
     const VALUE_ROUNDOFF: f64 = (SHORT + 2) as f64 * U32;
 
     /// Zeroed memory (0.0's bits), which costs nothing until the first sweep writes it.
@@ -248,8 +252,13 @@ impl Share for AtomicF32 {
 }
 
 /// In-lists shorter than this are summed by [`Share::sum_short`]; longer ones in four `f64`
-/// running sums (`gather`).
+/// running sums where the shares fit in the cache ([`gather_unrolled`]), in blocks of this
+/// many where they do not ([`gather_blocked`]).
 const SHORT: usize = 8;
+/// Share arrays of more bytes than this are gathered by [`gather_blocked`]: about a core's
+/// L2 cache (1 MiB on this project's VMs and on recent Xeons' 1-2 MiB). Near it both
+/// gathers take the same time (Kronecker 18's 1 MiB of `f32` shares: level).
+const CACHED_SHARES: usize = 1 << 20;
 
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
 pub const MAX_ITERATIONS: u32 = 1000;
@@ -309,11 +318,47 @@ pub fn run(
     sweep: Sweep,
     cfg: &ExecConfig,
 ) -> Result<PullOutput, ExecError> {
+    run_gathering(g, incoming, tolerance, sweep, cfg, None)
+}
+
+/// How a node's in-neighbours' shares are summed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gather {
+    /// [`gather_unrolled`]
+    Unrolled,
+    /// [`gather_blocked`]
+    Blocked,
+}
+
+impl Gather {
+    /// The gather for share arrays of `bytes` bytes ([`CACHED_SHARES`]).
+    fn for_shares(bytes: usize) -> Gather {
+        if bytes > CACHED_SHARES {
+            Gather::Blocked
+        } else {
+            Gather::Unrolled
+        }
+    }
+}
+
+/// [`run`] with the gather chosen by the shares' size, or by `gather` (the tests run both on
+/// small graphs).
+fn run_gathering(
+    g: &Graph,
+    incoming: InEdges,
+    tolerance: f64,
+    sweep: Sweep,
+    cfg: &ExecConfig,
+    gather: Option<Gather>,
+) -> Result<PullOutput, ExecError> {
     let stop = tolerance * g.num_nodes() as f64;
+    let bytes = |share: usize| gather.unwrap_or(Gather::for_shares(share * g.num_nodes()));
     if stop >= SINGLE_PRECISION_STOP {
-        run_with::<AtomicF32>(g, incoming, stop, sweep, cfg)
+        let gather = bytes(std::mem::size_of::<AtomicF32>());
+        run_with::<AtomicF32>(g, incoming, stop, sweep, gather, cfg)
     } else {
-        run_with::<AtomicF64>(g, incoming, stop, sweep, cfg)
+        let gather = bytes(std::mem::size_of::<AtomicF64>());
+        run_with::<AtomicF64>(g, incoming, stop, sweep, gather, cfg)
     }
 }
 
@@ -322,10 +367,11 @@ fn run_with<S: Share>(
     incoming: InEdges,
     stop: f64,
     sweep: Sweep,
+    gather: Gather,
     cfg: &ExecConfig,
 ) -> Result<PullOutput, ExecError> {
     let n = g.num_nodes();
-    // The pull loop indexes shares by in-neighbour without bounds checks (`gather`).
+    // The pull loop indexes shares by in-neighbour without bounds checks (the gathers).
     assert_eq!(incoming.nodes(), n, "in-edges of another graph");
     let arrays = match sweep {
         Sweep::Jacobi => 2,
@@ -338,6 +384,7 @@ fn run_with<S: Share>(
         degree: S::zeros(n),
         inverse: S::zeros(n),
         pulling: Bitmap::new(n),
+        gather,
     };
     let (results, time) = run_team(cfg, |team| s.iterate(stop, sweep, team))?;
     let (last, last_array) = results.first().map_or((Last::default(), 0), |r| r.1);
@@ -388,6 +435,7 @@ struct State<'g, S> {
     /// The nodes with in-edges (module docs, Nodes without in-edges), written before the first
     /// iteration; read only if some node has none.
     pulling: Bitmap,
+    gather: Gather,
 }
 
 /// The nodes the sweeps skip, those without in-edges (module docs).
@@ -485,7 +533,11 @@ impl<S: Share> State<'_, S> {
         let (from, to): (&[S], &[S]) = (&self.shares[read], &self.shares[write]);
         let (mut delta, mut total) = (0.0, 0.0);
         team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
-            let (d, t, nodes) = self.pull_chunk(from, to, r, skipped.pulling, base);
+            let (d, t, nodes) = if self.gather == Gather::Blocked {
+                self.pull_chunk::<true>(from, to, r, skipped.pulling, base)
+            } else {
+                self.pull_chunk::<false>(from, to, r, skipped.pulling, base)
+            };
             stats.tasks += nodes;
             delta += d;
             total += t;
@@ -502,12 +554,13 @@ impl<S: Share> State<'_, S> {
 
     /// Pulls the nodes of the chunk `r` (those of `pulling` when given): their values from the
     /// shares in `from`, their new shares into `to`. Returns the L1 change, the sum of the new
-    /// values and the number of nodes pulled.
+    /// values and the number of nodes pulled. `BLOCKED` picks [`gather_blocked`] over
+    /// [`gather_unrolled`].
     ///
     /// Not inlined: inside the sweep's closure the loop ran short of registers and reloaded
     /// two array pointers from the stack per node.
     #[inline(never)]
-    fn pull_chunk(
+    fn pull_chunk<const BLOCKED: bool>(
         &self,
         from: &[S],
         to: &[S],
@@ -524,7 +577,7 @@ impl<S: Share> State<'_, S> {
         let mut sums = (0.0, 0.0);
         let Some(bits) = pulling else {
             // SAFETY: the asserts above.
-            unsafe { self.pull_run(from, to, r.clone(), base, &mut sums) };
+            unsafe { self.pull_run::<BLOCKED>(from, to, r.clone(), base, &mut sums) };
             return (sums.0, sums.1, r.len() as u64);
         };
         let mut nodes = 0;
@@ -537,7 +590,7 @@ impl<S: Share> State<'_, S> {
                 let len = (!(word >> lo)).trailing_zeros() as usize;
                 let first = w * 64 + lo;
                 // SAFETY: set bits are nodes of the chunk, so below `r.end`, and the asserts.
-                unsafe { self.pull_run(from, to, first..first + len, base, &mut sums) };
+                unsafe { self.pull_run::<BLOCKED>(from, to, first..first + len, base, &mut sums) };
                 nodes += len as u64;
                 word &= (!0u64).checked_shl((lo + len) as u32).unwrap_or(0);
             }
@@ -551,7 +604,7 @@ impl<S: Share> State<'_, S> {
     /// `r.end` is at most n, and `from`, `to` and the degree and inverse arrays have n entries
     /// (`pull_chunk` checks).
     #[inline(always)]
-    unsafe fn pull_run(
+    unsafe fn pull_run<const BLOCKED: bool>(
         &self,
         from: &[S],
         to: &[S],
@@ -568,8 +621,15 @@ impl<S: Share> State<'_, S> {
         for v in r {
             let in_hi = unsafe { *in_offsets.get_unchecked(v + 1) as usize };
             // SAFETY: InEdges' offsets are non-decreasing and end at `sources.len()`, and its
-            // sources are below n, the shares' length (`gather`'s contract).
-            let pulled = unsafe { gather(from, sources.get_unchecked(in_lo..in_hi)) };
+            // sources are below n, the shares' length (the gathers' contract).
+            let pulled = unsafe {
+                let sources = sources.get_unchecked(in_lo..in_hi);
+                if BLOCKED {
+                    gather_blocked(from, sources)
+                } else {
+                    gather_unrolled(from, sources)
+                }
+            };
             in_lo = in_hi;
             // Gauss-Seidel: `from` is `to`, and the old share is read before it is written.
             let (old, share) = unsafe { (from.get_unchecked(v), to.get_unchecked(v)) };
@@ -584,17 +644,17 @@ impl<S: Share> State<'_, S> {
     }
 }
 
-/// The sum of the shares of `sources`. Long lists get four running sums: one sum is a chain
-/// of dependent additions, four cycles each, which on hub-heavy graphs (in-degrees in the
-/// hundreds) costs more than the gathers themselves. Short lists (road graphs: 2 to 4) get
-/// one, without the split's bookkeeping.
+/// The sum of the shares of `sources`, for shares that fit in the cache. Long lists get four
+/// running sums: one sum is a chain of dependent additions, four cycles each, which on
+/// hub-heavy graphs (in-degrees in the hundreds) costs more than the gathers themselves.
+/// Short lists (road graphs: 2 to 4) get one, without the split's bookkeeping.
 ///
 /// # Safety
 /// Every source must be below `shares.len()`: the pull loop's sources are in-neighbours of an
 /// [`InEdges`] with as many nodes as there are shares (checked in `run_with`). The bounds
 /// check was two of the eight instructions per edge.
 #[inline(always)]
-unsafe fn gather<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
+unsafe fn gather_unrolled<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
     // SAFETY: the caller's promise.
     let share = |u: u32| unsafe { shares.get_unchecked(u as usize) }.get();
     if sources.len() < SHORT {
@@ -615,8 +675,84 @@ unsafe fn gather<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
     S::num((sums[0] + sums[1]) + (sums[2] + sums[3]))
 }
 
+/// The sum of the shares of `sources`, for shares larger than the cache: blocks of [`SHORT`]
+/// summed one edge per trip by [`Share::sum_short`] (one chain of additions in `Num`), their
+/// sums added in `f64`. Where most gathers miss the L2 cache this plain loop is faster than
+/// [`gather_unrolled`]'s four sums (interleaved, `--repeat 7`, 1 / 2 threads, GAPBS's
+/// tolerance: a uniform random graph of 2^20 nodes and 33.5M arcs 0.66-0.69x / 0.60-0.83x,
+/// 252 -> 172 ms at 1 thread against GAPBS's 170; Kronecker 20 0.87-0.94x / level), and
+/// slower where they hit (1.02-1.14x on CA-HepPh, bcsstk33, Enron and finan512); unrolling
+/// it (two or four sums of `Num` per block) or keeping the four sums for in-lists above 32
+/// or 128 lost the gain. Why the unrolled loop overlaps fewer misses is not measured (this
+/// project's VMs have no hardware counters). The blocks bound the rounding of a sum in
+/// `f32` as a short list's (`VALUE_ROUNDOFF`); blocks of 16 or 32 were no faster.
+///
+/// # Safety
+/// As [`gather_unrolled`]'s.
+#[inline(always)]
+unsafe fn gather_blocked<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
+    if sources.len() <= SHORT {
+        // SAFETY: the caller's promise.
+        return unsafe { S::sum_short(shares, sources) };
+    }
+    let mut sum = 0.0;
+    for block in sources.chunks(SHORT) {
+        // SAFETY: the caller's promise.
+        sum += unsafe { S::sum_short(shares, block) }.into();
+    }
+    S::num(sum)
+}
+
 /// Checks `out` against the serial power iteration: the L1 distance must be within the run's
 /// error bound (plus the oracle's own 1e-10). Returns the distance.
 pub fn verify(g: &Graph, out: &PullOutput) -> Result<f64, VerifyError> {
     super::check_scores(&super::power_iteration(g).0, &out.score, out.error_bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ordo_graph::{gen, BuildOptions};
+
+    #[test]
+    fn both_gathers_stay_within_their_bounds() {
+        // In-degrees from 0 to a few hundred (a Kronecker graph's hubs), so long lists end in
+        // every remainder of a block; the shares are far below the size that picks the blocked
+        // gather, which is forced here.
+        let mut g = gen::kronecker(11, 8, 3, &BuildOptions::default()).unwrap();
+        g.build_transpose();
+        let n = g.num_nodes() as f64;
+        let ins = InEdges::transpose(&g).unwrap();
+        let longest = (0..g.num_nodes()).map(|v| ins.of(v).len()).max().unwrap();
+        assert!(longest > 100, "{longest}");
+        let exact = super::super::power_iteration(&g).0;
+        // Single precision (1e-4) and double (1e-9).
+        for stop in [1e-4, 1e-9] {
+            for sweep in [Sweep::GaussSeidel, Sweep::Jacobi] {
+                for threads in [1, 2, 8] {
+                    let cfg = ExecConfig::new(threads);
+                    let mut iterations = Vec::new();
+                    for gather in [Gather::Unrolled, Gather::Blocked] {
+                        let incoming = InEdges::transpose(&g).unwrap();
+                        let out = run_gathering(&g, incoming, stop / n, sweep, &cfg, Some(gather))
+                            .unwrap();
+                        let what = format!("{stop} {sweep:?} x{threads} {gather:?}");
+                        assert!(out.last_change < stop, "{what}");
+                        super::super::check_scores(&exact, &out.score, out.error_bound)
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                        iterations.push(out.iterations);
+                    }
+                    // The same sums but for rounding: the same number of sweeps, give or take
+                    // the one that a change at the threshold can tip.
+                    assert!(iterations[0].abs_diff(iterations[1]) <= 1, "{iterations:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_blocked_gather_is_for_shares_beyond_the_cache() {
+        assert_eq!(Gather::for_shares(CACHED_SHARES), Gather::Unrolled);
+        assert_eq!(Gather::for_shares(CACHED_SHARES + 1), Gather::Blocked);
+    }
 }
