@@ -64,8 +64,7 @@
 //! change the loop measures, raised by its own rounding: `c = 2u` of it in `f32`) and
 //! `|z*|₁ <= |y'|₁ + δ`, `B = (α δ + (1 + α) u |y'|₁ + v (|y'|₁ + δ)) / (1 - α)`, where `u`
 //! also covers the old value's product in `f32`. The rounding terms come to
-//! about 1e-6 of the scores' mass, a fiftieth of the smallest bound such a run stops with
-//! (`α 1e-5 / (1 - α)`). (In
+//! about 1e-5 of the scores' mass, a tenth of the smallest bound such a run stops with. (In
 //! double precision the sums' own rounding, below 1e-11 of the mass, is left out.)
 //!
 //! Work: O(n + m) per iteration, about `log(tolerance) / log(α)` iterations.
@@ -256,8 +255,8 @@ impl Share for AtomicF32 {
 /// many where they do not ([`gather_blocked`]).
 const SHORT: usize = 8;
 /// Share arrays of more bytes than this are gathered by [`gather_blocked`]: about a core's
-/// L2 cache (1 MiB on this project's VMs and on recent Xeons' 1-2 MiB). Near it both
-/// gathers take the same time (Kronecker 18's 1 MiB of `f32` shares: level).
+/// L2 cache (1 MiB on this project's VMs; recent Xeons have 1-2 MiB). Near it both gathers
+/// take the same time (Kronecker 18's 1 MiB of `f32` shares: level).
 const CACHED_SHARES: usize = 1 << 20;
 
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
@@ -352,12 +351,12 @@ fn run_gathering(
     gather: Option<Gather>,
 ) -> Result<PullOutput, ExecError> {
     let stop = tolerance * g.num_nodes() as f64;
-    let bytes = |share: usize| gather.unwrap_or(Gather::for_shares(share * g.num_nodes()));
+    let choose = |share: usize| gather.unwrap_or(Gather::for_shares(share * g.num_nodes()));
     if stop >= SINGLE_PRECISION_STOP {
-        let gather = bytes(std::mem::size_of::<AtomicF32>());
+        let gather = choose(std::mem::size_of::<AtomicF32>());
         run_with::<AtomicF32>(g, incoming, stop, sweep, gather, cfg)
     } else {
-        let gather = bytes(std::mem::size_of::<AtomicF64>());
+        let gather = choose(std::mem::size_of::<AtomicF64>());
         run_with::<AtomicF64>(g, incoming, stop, sweep, gather, cfg)
     }
 }
