@@ -1,6 +1,7 @@
 //! A graph's in-edges, which the pull-style methods (bottom-up BFS, pull PageRank) read.
 
 use ordo_graph::Graph;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Makes `graph`'s in-edges available and says whether they are its own out-edges. A graph
@@ -52,6 +53,39 @@ impl<'g> InEdges<'g> {
     #[inline]
     pub fn of(&self, v: usize) -> &'g [u32] {
         &self.sources[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    /// The in-lists of the nodes `r`, in order: each offset read once and each list sliced
+    /// without a bounds check, for loops over a range of nodes (a node's list ends where the
+    /// next one's begins).
+    ///
+    /// ```
+    /// use ordo_algos::in_edges::InEdges;
+    /// use ordo_graph::{gen, BuildOptions};
+    /// let mut g = gen::uniform_random(300, 2000, 5, &BuildOptions::default()).unwrap();
+    /// g.build_transpose();
+    /// let ins = InEdges::transpose(&g).unwrap();
+    /// for (v, list) in (40..250).zip(ins.lists(40..250)) {
+    ///     assert_eq!(list, ins.of(v));
+    /// }
+    /// assert_eq!(ins.lists(300..300).count(), 0);
+    /// ```
+    ///
+    /// # Panics
+    /// If `r` is not a range of nodes.
+    #[inline]
+    pub fn lists(&self, r: Range<usize>) -> impl Iterator<Item = &'g [u32]> + 'g {
+        let sources = self.sources;
+        let ends = &self.offsets[r.start + 1..r.end + 1];
+        let mut lo = self.offsets[r.start] as usize;
+        ends.iter().map(move |&hi| {
+            let hi = hi as usize;
+            // SAFETY: the offsets are non-decreasing and end at `sources.len()` (the type's
+            // invariant), so `lo <= hi <= sources.len()`.
+            let list = unsafe { sources.get_unchecked(lo..hi) };
+            lo = hi;
+            list
+        })
     }
 
     /// The number of nodes these in-edges describe.

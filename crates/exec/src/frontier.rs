@@ -251,7 +251,7 @@ impl Bitmap {
     }
 
     /// [`get`](Self::get) without the bounds check, for loops over ids a graph's invariants
-    /// keep in range (the check was one instruction in eight of a bottom-up BFS's edge).
+    /// keep in range (a bottom-up BFS step reads one per in-edge it scans).
     ///
     /// # Safety
     /// `i` must be below the number of bits the bitmap was made with, rounded up to 64.

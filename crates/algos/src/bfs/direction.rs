@@ -317,19 +317,13 @@ fn bottom_up(
 ) -> Result<u64, Stopped> {
     let n = s.g.num_nodes();
     // Locals, as in `top_down_alone`.
-    let (level, (offsets, sources)) = (&s.level[..], s.incoming.csr());
+    let (level, incoming) = (&s.level[..], s.incoming);
     team.for_chunks(n, BOTTOM_UP_CHUNK, |r| {
         // The chunk is whole words of `next`: this worker clears and sets them alone.
         next.clear_words_of(r.clone());
         let mut awake = 0;
         c.stats.tasks += r.len() as u64;
-        // A node's in-edges end where the next node's begin: each offset is read once.
-        let mut lo = offsets[r.start] as usize;
-        for v in r {
-            let hi = offsets[v + 1] as usize;
-            // SAFETY: InEdges' offsets are non-decreasing and end at `sources.len()`.
-            let ins = unsafe { sources.get_unchecked(lo..hi) };
-            lo = hi;
+        for (v, ins) in r.clone().zip(incoming.lists(r)) {
             // Only this worker writes v's level in a bottom-up step.
             if level[v].load(Relaxed) != UNREACHED {
                 continue;
