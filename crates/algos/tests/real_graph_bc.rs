@@ -23,6 +23,7 @@ fn bc_matches_brandes_on_real_graphs() {
             for layout in [Layout::Input, Layout::Adl] {
                 for threads in [1, 2, 8] {
                     let config = BcConfig {
+                        direction: bc::Direction::Optimizing,
                         queues,
                         layout,
                         task: bc::DEFAULT_TASK,

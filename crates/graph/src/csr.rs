@@ -56,6 +56,9 @@ pub struct Graph {
     id_base: IdBase,
     /// [`weight_sum`](Graph::weight_sum), computed on first use (SSSP asks on every run).
     weight_sum: std::sync::OnceLock<u64>,
+    /// [`is_symmetric`](Graph::is_symmetric), computed on first use: arcs never change after
+    /// construction (weights may, and the answer ignores them).
+    pub(crate) symmetric: std::sync::OnceLock<bool>,
 }
 
 impl Graph {
@@ -75,6 +78,7 @@ impl Graph {
             transpose: None,
             id_base,
             weight_sum: std::sync::OnceLock::new(),
+            symmetric: std::sync::OnceLock::new(),
         })
     }
 

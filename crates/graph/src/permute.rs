@@ -58,6 +58,10 @@ impl Graph {
             new_weights.map(Buf::from_vec),
             self.id_base(),
         )?;
+        // A relabelling keeps every arc's reverse: a known answer carries over.
+        if let Some(&symmetric) = self.symmetric.get() {
+            let _ = g.symmetric.set(symmetric);
+        }
         if let Some(c) = self.coords().filter(|_| extras) {
             let mut xy = Vec::with_capacity(2 * n);
             for &old in &old_of {

@@ -146,9 +146,11 @@ impl Graph {
     /// Whether every arc `u -> v` has a reverse `v -> u`, as many times as it occurs itself: then
     /// the graph's out-lists are its in-lists. One pass over the arcs on `threads` threads;
     /// a graph that is not symmetric is reported symmetric with probability below `m / 2^61`
-    /// for `m` arcs (module docs).
+    /// for `m` arcs (module docs). Checked once per graph; later calls return the answer.
     pub fn is_symmetric(&self, threads: usize) -> bool {
-        self.endpoint_sums_agree() && self.reverse_products_agree(threads, None)
+        *self.symmetric.get_or_init(|| {
+            self.endpoint_sums_agree() && self.reverse_products_agree(threads, None)
+        })
     }
 
     /// Whether the graph is its own undirected simple view ([`crate::undirected_simple`]):

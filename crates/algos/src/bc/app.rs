@@ -1,7 +1,7 @@
 //! `bc` in the application registry.
 
 use crate::app::{Answer, App, AppError, AppSpec, Param, PerNode, RunContext, Source, Values};
-use crate::bc::{self, BcConfig, BcOutput, Layout, Queues};
+use crate::bc::{self, BcConfig, BcOutput, Direction, Layout, Queues};
 use crate::variants::{Variant, Variants};
 use crate::VerifyError;
 use ordo_exec::{ExecConfig, RunReport};
@@ -10,16 +10,26 @@ use ordo_sched::SchedulerConfig;
 use serde_json::json;
 use std::sync::Arc;
 
-/// One method: level-synchronous Brandes with its own queues, not a priority scheduler.
+/// Level-synchronous Brandes with its own queues, not a priority scheduler: levels that pull
+/// where the frontier is dense (the default), or seed 001's, where every level pushes.
 pub const VARIANTS: Variants = Variants {
     app: "bc",
     few_threads: None,
-    list: &[Variant {
-        name: "brandes",
-        about: "level-synchronous Brandes with seed 001's layout and NUMA-aware queues",
-        scheduled: false,
-        serial: false,
-    }],
+    list: &[
+        Variant {
+            name: "direction",
+            about: "level-synchronous Brandes whose dense levels pull over in-edges (GBBS's \
+                    edgeMap) on symmetric graphs, with seed 001's layout and NUMA-aware queues",
+            scheduled: false,
+            serial: false,
+        },
+        Variant {
+            name: "push",
+            about: "seed 001's level-synchronous Brandes: every level pushes (as GAPBS's bc)",
+            scheduled: false,
+            serial: false,
+        },
+    ],
 };
 
 pub struct Bc;
@@ -123,7 +133,14 @@ impl App for Bc {
             ),
         ],
         variants: &VARIANTS,
-        headline: &["sources", "max", "argmax", "adl_bfs_equivalents"],
+        headline: &[
+            "algo",
+            "sources",
+            "max",
+            "argmax",
+            "pulled_levels",
+            "adl_bfs_equivalents",
+        ],
         no_per_node: None,
         no_scheduler: Some(
             "bc distributes each BFS level with its own queues (--queues nwq|dynamic, --task); \
@@ -135,16 +152,33 @@ impl App for Bc {
     fn prepare(
         source: &mut dyn Source,
         values: &Values,
-        _method: &Variant,
+        method: &Variant,
         notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
         let sources = sources_of(source, values)?;
         let g = source.graph();
+        let direction = match method.name {
+            "push" => Direction::Push,
+            _ => Direction::Optimizing,
+        };
+        // Checked here, once, rather than in the first run (the answer is kept with the
+        // graph): dense levels pull over a symmetric graph's own arcs.
+        if direction == Direction::Optimizing
+            && !g.is_symmetric(ordo_graph::prep_threads())
+            && g.transpose().is_none()
+        {
+            notes.push(
+                "bc: the graph is directed, so every level pushes (dense levels pull over the \
+                 in-edges of symmetric graphs)"
+                    .into(),
+            );
+        }
         if g.is_weighted() {
             notes
                 .push("betweenness counts shortest paths in hops: edge weights are ignored".into());
         }
         let config = BcConfig {
+            direction,
             queues: values
                 .text("queues")
                 .unwrap_or("nwq")
@@ -227,6 +261,7 @@ impl App for Bc {
         json!({
             // bc's own work distribution in place of a scheduler.
             "scheduler": format!("bc-{queues}"),
+            "algo": ctx.method.name,
             "scheduler_label": format!("{layout}+{queues}(task {})", config.task),
             "params": { "layout": layout, "queues": queues, "task": config.task },
             "sources": p.sources.len(),
@@ -242,6 +277,7 @@ impl App for Bc {
             "reached": out.reached,
             "edges_scanned": total.app[bc::EDGES],
             "levels": total.app[bc::LEVELS],
+            "pulled_levels": total.app[bc::PULLED_LEVELS],
             "chunks": total.pops,
             "foreign_chunks": total.app[bc::FOREIGN_CHUNKS],
             "adl_s": out.adl.map(|c| c.seconds),

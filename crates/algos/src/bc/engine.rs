@@ -21,6 +21,29 @@
 //! a chunk per thread are its alone, the others waiting in one barrier (lanes.rs,
 //! Run-ahead; `Worker::run_ahead`, `Worker::backward`).
 //!
+//! **Dense levels** ([`Direction::Optimizing`](super::Direction), the default). Pushing level
+//! d scans every arc of its vertices; where those are most of the graph's arcs, most of them
+//! lead to vertices already reached. When the frontier's arcs outnumber those of the
+//! vertices not reached yet (plus a quarter of n, for the scan below), level d + 1 is found
+//! by pulling instead, as GBBS's edgeMap does: threads take chunks of the node range, and
+//! each vertex w not reached yet sums `sigma[u]` over its in-neighbours u at depth d (all of
+//! them: no early exit, unlike BFS's bottom-up step) and, if it has any, takes depth d + 1
+//! and goes into the scanning thread's lane, so the levels after it and the reset stay
+//! lane-based. No read-modify-writes: w is written by one thread only. The scan also checks
+//! level d's counts for overflow, as expanding them would. A uniform random graph of 2^20
+//! nodes (degree 32) has levels of 1, 64, 2063, 63804, 842471 and 140173 vertices from a
+//! source: pushing level 4 scans 27M arcs, pulling level 5 about 4.5M. Pulled arcs set no
+//! successor bits (the arc u -> w lives in u's list, which the pull does not walk), so the
+//! backward phase gives level d its dependencies the other way: each w of level d + 1
+//! adds `(1 + delta[w]) / sigma[w]` to `delta[u]` of its in-neighbours u at depth d (an f64
+//! add by compare-and-swap between threads), and after a barrier each u multiplies its sum
+//! by `sigma[u]` (`push_dependencies`). That reads level d + 1's in-arcs (4.5M above) where
+//! pulling through successor bits would walk level d's lists (27M). Which levels pulled is
+//! recorded per source (`Worker::pulled`, alike on every thread). The in-edges are the
+//! graph's own arcs when it is symmetric, else its transpose if it has one; without either
+//! every level pushes, as it does while measuring working sets (seed 001's figures count
+//! what pushing touches) and with [`Direction::Push`](super::Direction).
+//!
 //! Reset: each thread clears the vertices its own lane discovered, and the successor bits of
 //! their arcs, so a source costs what it visits, not O(n).
 //!
@@ -33,6 +56,7 @@
 use super::lanes::{Lanes, Queues};
 use super::scaled_counts::needs_scaled_counts;
 use super::successors::Successors;
+use crate::in_edges::InEdges;
 use ordo_exec::barrier::{Poisoned, SumBarrier};
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
@@ -45,6 +69,24 @@ const UNVISITED: u32 = u32::MAX;
 pub const FOREIGN_CHUNKS: usize = 0;
 pub const EDGES: usize = 1;
 pub const LEVELS: usize = 2;
+/// Levels found by pulling (module docs, Dense levels), counted by thread 0.
+pub const PULLED_LEVELS: usize = 3;
+
+/// Nodes per chunk of a pulling level's scan.
+const PULL_CHUNK: usize = 1024;
+
+/// Whether the next level is found by pulling (module docs, Dense levels): when pushing would
+/// scan more arcs (the frontier's, `frontier_arcs`) than pulling would, which reads the depth
+/// of every one of the `n` nodes, sequentially (counted as a quarter of an arc each), and
+/// scans the in-arcs of the vertices not reached yet (about `unexplored_arcs`, their
+/// out-arcs: the same on a symmetric graph).
+pub(super) fn pulls(frontier_arcs: u64, unexplored_arcs: u64, n: usize) -> bool {
+    #[cfg(test)]
+    if super::tests::PULL_EVERY_LEVEL.load(Relaxed) {
+        return true;
+    }
+    unexplored_arcs + n as u64 / 4 < frontier_arcs
+}
 
 /// What to do from each source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,6 +160,13 @@ struct Shared<'g> {
     delta: Vec<AtomicU64>,
     score: Vec<AtomicU64>,
     successors: Successors,
+    /// The graph's in-edges when dense levels may pull over them (module docs, Dense levels);
+    /// `None`: every level pushes (seed 001's method).
+    incoming: Option<InEdges<'g>>,
+    /// What thread 0's run-ahead found, for the others to read after the barrier that ends it:
+    /// the arcs of the last level it found and of every level it found (their vertices'
+    /// out-degrees).
+    ahead_arcs: [AtomicU64; 2],
     /// One thread: no read-modify-writes.
     alone: bool,
     threads: usize,
@@ -195,6 +244,9 @@ struct Worker<'s, 'g> {
     /// Whether a path count this thread expanded from the current source overflowed, so that
     /// the source is redone with scaled counts ([`needs_scaled_counts`]).
     huge: bool,
+    /// `pulled[d]`: level d of the current source was found by pulling (alike on every
+    /// thread).
+    pulled: Vec<bool>,
 }
 
 impl Worker<'_, '_> {
@@ -209,7 +261,17 @@ impl Worker<'_, '_> {
 
     /// [`barrier_sum`](Self::barrier_sum) that also returns whether any thread passed `flag`.
     fn barrier_sum_flagged(&mut self, x: u64, flag: bool) -> Result<(u64, bool), Poisoned> {
-        let r = self.s.barrier.sum_flagged(x, flag);
+        self.barrier_sums_flagged([x, 0], flag)
+            .map(|([sum, _], any)| (sum, any))
+    }
+
+    /// [`barrier_sum_flagged`](Self::barrier_sum_flagged) over two numbers.
+    fn barrier_sums_flagged(
+        &mut self,
+        x: [u64; 2],
+        flag: bool,
+    ) -> Result<([u64; 2], bool), Poisoned> {
+        let r = self.s.barrier.sums_flagged(x, flag);
         self.step += 1;
         self.s.lanes.begin_step(self.tid, self.step);
         r
@@ -241,7 +303,7 @@ impl Worker<'_, '_> {
             }
             self.barrier_sum(0)?;
             self.huge = false;
-            let levels = self.forward()?;
+            let levels = self.forward(src)?;
             if self.tid == 0 {
                 // Every thread walks the same levels; one counts them.
                 self.stats.app[LEVELS] += u64::from(levels);
@@ -275,8 +337,8 @@ impl Worker<'_, '_> {
         Ok(())
     }
 
-    /// Expands level after level; returns the number of non-empty levels.
-    fn forward(&mut self) -> Result<u32, Poisoned> {
+    /// Expands level after level from `src`; returns the number of non-empty levels.
+    fn forward(&mut self, src: u32) -> Result<u32, Poisoned> {
         let s = self.s;
         let limit = s.lanes.ahead_limit() as u64;
         // Locals, so the arc loop keeps them in registers instead of reloading them through
@@ -284,9 +346,14 @@ impl Worker<'_, '_> {
         let (depth, sigma, offsets, targets) =
             (&s.depth[..], &s.sigma[..], s.g.offsets(), s.g.targets());
         let successors = &s.successors;
-        // Expands v at level d into `next`; returns its arc count and whether its path count
-        // overflowed ([`needs_scaled_counts`]). `alone`: no other thread writes depths, path
-        // counts or successor bits meanwhile.
+        // Only a run that may pull needs the frontier's arcs (Dense levels).
+        let count_arcs = s.incoming.is_some();
+        // SAFETY: v is a node (the CSR invariants give n + 1 offsets).
+        let degree = |v: u32| unsafe { *at(offsets, v + 1) - *at(offsets, v) };
+        // Expands v at level d into `next`; returns its arc count, the arcs of the vertices it
+        // discovered (when counted) and whether its path count overflowed
+        // ([`needs_scaled_counts`]). `alone`: no other thread writes depths, path counts or
+        // successor bits meanwhile.
         let visit = |v: u32, d: u32, next: &mut Vec<u32>, marks: &mut Marks, alone: bool| {
             // SAFETY (every `at` and successor bit here): v and its targets are nodes, and
             // `first..end` is v's arcs (the CSR invariants, as `Graph::neighbors` relies on).
@@ -299,6 +366,7 @@ impl Worker<'_, '_> {
                 nbrs.iter().for_each(|&w| marks.mark(w));
             }
             let sv = load(unsafe { at(sigma, v) });
+            let mut discovered = 0;
             for (i, &w) in nbrs.iter().enumerate() {
                 let dw = unsafe { at(depth, w) };
                 let mut seen = dw.load(Relaxed);
@@ -306,6 +374,9 @@ impl Worker<'_, '_> {
                     seen = match claim(dw, d + 1, alone) {
                         Ok(()) => {
                             next.push(w);
+                            if count_arcs {
+                                discovered += degree(w);
+                            }
                             d + 1
                         }
                         Err(x) => x,
@@ -316,7 +387,7 @@ impl Worker<'_, '_> {
                     unsafe { successors.set(first + i, alone) };
                 }
             }
-            (nbrs.len() as u64, needs_scaled_counts(sv))
+            (nbrs.len() as u64, discovered, needs_scaled_counts(sv))
         };
         // A source whose counts overflowed is redone with scaled counts after the others, so
         // its search stops at the first level barrier after the overflow (every thread learns
@@ -325,35 +396,55 @@ impl Worker<'_, '_> {
         // counts overflow late (grid1m from node 3468: at level 1128 of 1464, 93% of the arcs
         // scanned; 113 ms either way at 2 threads); it saves more where they overflow early.
         let stop_on_overflow = s.phases == Phases::Brandes && !self.marks.measuring();
+        // The current frontier's arcs and those of the vertices not reached yet (alike on
+        // every thread): what pushing and pulling the next level would scan.
+        let mut frontier_arcs = degree(src);
+        let mut unexplored = s.g.num_edges() as u64 - frontier_arcs;
+        self.pulled.clear();
+        self.pulled.push(false);
         let mut d = 0u32;
         loop {
-            // SAFETY: this is the expansion of level d (phase protocol in lanes.rs).
-            let (slices, next) =
-                unsafe { (s.lanes.frontier(d), s.lanes.next_frontier(self.tid, d)) };
-            let (mut edges, mut expanded) = (0u64, 0u64);
-            let marks = &mut self.marks;
-            let alone = s.alone;
-            let mut huge = false;
-            let taken = s.lanes.drain(self.tid, self.step, &slices, |chunk| {
-                expanded += chunk.len() as u64;
-                for &v in chunk {
-                    let (arcs, overflowed) = visit(v, d, next, marks, alone);
-                    edges += arcs;
-                    huge |= overflowed;
-                }
+            let pull = s.incoming.filter(|_| {
+                pulls(frontier_arcs, unexplored, s.g.num_nodes()) && !self.marks.measuring()
             });
+            self.pulled.push(pull.is_some());
+            if self.tid == 0 {
+                self.stats.app[PULLED_LEVELS] += u64::from(pull.is_some());
+            }
+            // SAFETY: this is the expansion of level d (phase protocol in lanes.rs).
+            let next = unsafe { s.lanes.next_frontier(self.tid, d) };
+            let (mut edges, mut expanded, mut found_arcs) = (0u64, 0u64, 0u64);
+            let mut huge = false;
+            if let Some(incoming) = pull {
+                (expanded, edges, found_arcs, huge) = self.pull_level(incoming, d, next);
+            } else {
+                // SAFETY: as above.
+                let slices = unsafe { s.lanes.frontier(d) };
+                let marks = &mut self.marks;
+                let alone = s.alone;
+                let taken = s.lanes.drain(self.tid, self.step, &slices, |chunk| {
+                    expanded += chunk.len() as u64;
+                    for &v in chunk {
+                        let (arcs, discovered, overflowed) = visit(v, d, next, marks, alone);
+                        edges += arcs;
+                        found_arcs += discovered;
+                        huge |= overflowed;
+                    }
+                });
+                self.stats.pops += taken.chunks;
+                self.stats.app[FOREIGN_CHUNKS] += taken.foreign;
+            }
             self.huge |= huge;
             let found = next.len() as u64;
             self.stats.tasks += expanded;
             self.stats.pushes += found;
-            self.stats.pops += taken.chunks;
-            self.stats.app[FOREIGN_CHUNKS] += taken.foreign;
             self.stats.app[EDGES] += edges;
             // SAFETY: the owner, after its last use of `next`, before the barrier.
             unsafe { s.lanes.record_level(self.tid, d) };
             d += 1;
-            let (total, overflowed) =
-                self.barrier_sum_flagged(found, stop_on_overflow && self.huge)?;
+            let ([total, arcs], overflowed) =
+                self.barrier_sums_flagged([found, found_arcs], stop_on_overflow && self.huge)?;
+            (frontier_arcs, unexplored) = (arcs, unexplored.saturating_sub(arcs));
             if total == 0 || overflowed {
                 return Ok(d);
             }
@@ -369,6 +460,10 @@ impl Worker<'_, '_> {
                 let (packed, overflowed) =
                     self.barrier_sum_flagged(packed, stop_on_overflow && self.huge)?;
                 d = (packed >> 32) as u32;
+                // The levels thread 0 found pushed; their arcs it left in `ahead_arcs`.
+                self.pulled.resize(d as usize + 1, false);
+                let [last, all] = s.ahead_arcs.each_ref().map(|a| a.load(Relaxed));
+                (frontier_arcs, unexplored) = (last, unexplored.saturating_sub(all));
                 if packed & u64::from(u32::MAX) == 0 || overflowed {
                     return Ok(d);
                 }
@@ -376,21 +471,74 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Thread 0's run-ahead from level `d` (spread over every lane; the levels after it go to
+    /// Finds level d + 1 by pulling (module docs, Dense levels) into `next`: each vertex not
+    /// reached yet sums the path counts of its in-neighbours at depth d, and joins level d + 1
+    /// if it has any. Returns the vertices whose in-lists it scanned and their in-arcs, the
+    /// out-arcs of those it found and whether a count at level d or d + 1 overflowed.
+    ///
+    /// No read-modify-writes: a vertex's depth and count are written by the thread whose
+    /// chunk holds it, and only from unreached to d + 1, which no scan of this level reads
+    /// as d.
+    fn pull_level(
+        &mut self,
+        incoming: InEdges,
+        d: u32,
+        next: &mut Vec<u32>,
+    ) -> (u64, u64, u64, bool) {
+        let s = self.s;
+        let (depth, sigma) = (&s.depth[..], &s.sigma[..]);
+        let (mut scanned, mut arcs, mut found_arcs, mut huge) = (0, 0, 0, false);
+        let n = s.g.num_nodes();
+        let chunks = s.lanes.drain_nodes(self.step, n, PULL_CHUNK, |r| {
+            for (v, ins) in r.clone().zip(incoming.lists(r)) {
+                let dv = &depth[v];
+                let seen = dv.load(Relaxed);
+                if seen == d {
+                    // Level d's counts are checked here, as a push would check them when
+                    // it expands them.
+                    huge |= needs_scaled_counts(load(&sigma[v]));
+                }
+                if seen != UNVISITED {
+                    continue;
+                }
+                scanned += 1;
+                arcs += ins.len() as u64;
+                let mut paths = 0.0;
+                for &u in ins {
+                    // SAFETY: in-neighbours are nodes (InEdges' invariant).
+                    if unsafe { at(depth, u) }.load(Relaxed) == d {
+                        paths += load(unsafe { at(sigma, u) });
+                    }
+                }
+                if paths > 0.0 {
+                    dv.store(d + 1, Relaxed);
+                    store(&sigma[v], paths);
+                    next.push(v as u32);
+                    found_arcs += s.g.out_degree(v as u32) as u64;
+                }
+            }
+        });
+        self.stats.pops += chunks;
+        (scanned, arcs, found_arcs, huge)
+    }
+
+    /// Thread 0's run-ahead from level `start` (spread over every lane; the levels after it go to
     /// lane 0 alone) while it stays below `limit` vertices, the others waiting in the next
     /// barrier: a path or a road graph's thin stretches take no barrier per level (a 10^7-node
     /// path at 2 threads: 5.2 s against Brandes's 0.15 s). Returns the next level to expand
-    /// and its size (0: the search is over). Depths and path counts are written without
+    /// and its size (0: the search is over), and leaves that level's arcs and those of every
+    /// level it found in `ahead_arcs`. Depths and path counts are written without
     /// read-modify-writes: no one else touches them until that barrier. (A Ctrl-C is seen as
     /// the next source starts, as without run-ahead.)
     fn run_ahead(
         &mut self,
         start: u32,
         limit: u64,
-        visit: &impl Fn(u32, u32, &mut Vec<u32>, &mut Marks, bool) -> (u64, bool),
+        visit: &impl Fn(u32, u32, &mut Vec<u32>, &mut Marks, bool) -> (u64, u64, bool),
     ) -> (u32, u64) {
         let s = self.s;
         let mut d = start;
+        let mut all_arcs = 0;
         loop {
             // SAFETY: thread 0 owns every lane during a run-ahead (lanes.rs); level `start`
             // is in every lane's buffer, the later ones only in lane 0's (the others' hold
@@ -404,15 +552,18 @@ impl Worker<'_, '_> {
                 std::slice::from_ref(&own)
             };
             let next = unsafe { s.lanes.next_frontier(0, d) };
-            let mut edges = 0;
+            let (mut edges, mut arcs) = (0, 0);
             for slice in slices {
                 self.stats.tasks += slice.len() as u64;
                 for &v in *slice {
-                    let (arcs, overflowed) = visit(v, d, next, &mut self.marks, true);
-                    edges += arcs;
+                    let (scanned, discovered, overflowed) =
+                        visit(v, d, next, &mut self.marks, true);
+                    edges += scanned;
+                    arcs += discovered;
                     self.huge |= overflowed;
                 }
             }
+            all_arcs += arcs;
             let found = next.len() as u64;
             self.stats.pushes += found;
             self.stats.app[EDGES] += edges;
@@ -422,6 +573,8 @@ impl Worker<'_, '_> {
             if found == 0 || found >= limit {
                 // SAFETY: as above.
                 unsafe { s.lanes.skip_levels(d - start) };
+                s.ahead_arcs[0].store(arcs, Relaxed);
+                s.ahead_arcs[1].store(all_arcs, Relaxed);
                 return (d, found);
             }
         }
@@ -429,7 +582,9 @@ impl Worker<'_, '_> {
 
     /// Accumulates dependencies from level `levels - 2` down to 0 (the deepest level's are 0).
     /// Runs of levels below the lanes' `ahead_limit` are thread 0's alone, with one barrier
-    /// after each run (every thread sees the same level sizes in the logs).
+    /// after each run (every thread sees the same level sizes in the logs). A level whose
+    /// successors were found by pulling gets its dependencies pushed to it instead (module
+    /// docs, Dense levels).
     fn backward(&mut self, src: u32, levels: u32) -> Result<(), Poisoned> {
         let s = self.s;
         let limit = s.lanes.ahead_limit();
@@ -468,6 +623,11 @@ impl Worker<'_, '_> {
         for d in (0..top).rev() {
             let (slices, size) = below.take().expect("level d, taken one step before");
             below = (d > 0).then(|| level(d - 1));
+            if self.pulled[d as usize + 1] {
+                let incoming = s.incoming.expect("a level was pulled over the in-edges");
+                self.push_dependencies(incoming, src, d, &slices)?;
+                continue;
+            }
             let marks = &mut self.marks;
             if size < limit {
                 if self.tid == 0 {
@@ -476,7 +636,9 @@ impl Worker<'_, '_> {
                         .flat_map(|l| l.iter())
                         .for_each(|&u| accumulate(u, marks));
                 }
-                if below.as_ref().is_some_and(|(_, next)| *next < limit) {
+                // The next level is thread 0's too: no barrier between them.
+                let alone_next = |(_, next): &(_, usize)| *next < limit && !self.pulled[d as usize];
+                if below.as_ref().is_some_and(alone_next) {
                     continue;
                 }
             } else {
@@ -488,6 +650,54 @@ impl Worker<'_, '_> {
             }
             self.barrier_sum(0)?;
         }
+        Ok(())
+    }
+
+    /// The dependencies of level d (`level`), whose successors (level d + 1) were found by
+    /// pulling and so have no successor bits: each vertex w of level d + 1 adds
+    /// `(1 + delta[w]) / sigma[w]` to `delta[u]` of each in-neighbour u at depth d (an atomic
+    /// add where threads share the level), and after a barrier each u multiplies its sum by
+    /// `sigma[u]` and adds it to its score. Two steps, each ended by a barrier.
+    fn push_dependencies(
+        &mut self,
+        incoming: InEdges,
+        src: u32,
+        d: u32,
+        level: &[&[u32]],
+    ) -> Result<(), Poisoned> {
+        let s = self.s;
+        let (depth, sigma, delta, score) = (&s.depth[..], &s.sigma[..], &s.delta[..], &s.score[..]);
+        let alone = s.alone;
+        // SAFETY: the backward phase; no thread writes the logs.
+        let above = unsafe { s.lanes.level(d + 1) };
+        let taken = s.lanes.drain(self.tid, self.step, &above, |chunk| {
+            for &w in chunk {
+                // SAFETY (every `at`): w and its in-neighbours are nodes.
+                let share = unsafe { (1.0 + load(at(delta, w))) / load(at(sigma, w)) };
+                for &u in incoming.of(w as usize) {
+                    if unsafe { at(depth, u) }.load(Relaxed) == d {
+                        add(unsafe { at(delta, u) }, share, alone);
+                    }
+                }
+            }
+        });
+        self.stats.pops += taken.chunks;
+        self.stats.app[FOREIGN_CHUNKS] += taken.foreign;
+        self.barrier_sum(0)?;
+        let taken = s.lanes.drain(self.tid, self.step, level, |chunk| {
+            for &u in chunk {
+                // SAFETY (every `at`): u is a node.
+                let (du, sc) = unsafe { (at(delta, u), at(score, u)) };
+                let dependency = load(unsafe { at(sigma, u) }) * load(du);
+                store(du, dependency);
+                if u != src {
+                    store(sc, load(sc) + dependency);
+                }
+            }
+        });
+        self.stats.pops += taken.chunks;
+        self.stats.app[FOREIGN_CHUNKS] += taken.foreign;
+        self.barrier_sum(0)?;
         Ok(())
     }
 
@@ -504,8 +714,9 @@ impl Worker<'_, '_> {
 }
 
 /// Runs `phases` from every source on `cfg.threads` threads.
-pub(super) fn run(
-    g: &Graph,
+pub(super) fn run<'g>(
+    g: &'g Graph,
+    incoming: Option<InEdges<'g>>,
     sources: &[u32],
     ec: &EngineConfig,
     cfg: &ExecConfig,
@@ -515,7 +726,7 @@ pub(super) fn run(
     // One thread has no lanes to share or levels to wait at (lone.rs); measuring working
     // sets, it keeps the engine, whose marks count what each lane touches.
     if threads == 1 && ec.phases == Phases::Brandes && !ec.working_set {
-        return super::lone::run(g, sources, cfg);
+        return super::lone::run(g, incoming, sources, cfg);
     }
     let shared = Shared {
         g,
@@ -527,6 +738,8 @@ pub(super) fn run(
         delta: (0..n).map(|_| AtomicU64::new(0)).collect(),
         score: (0..n).map(|_| AtomicU64::new(0)).collect(),
         successors: Successors::new(g.num_edges()),
+        incoming,
+        ahead_arcs: [AtomicU64::new(0), AtomicU64::new(0)],
         alone: threads == 1,
         threads,
         lanes: Lanes::new(threads, ec.queues, ec.task),
@@ -550,6 +763,7 @@ pub(super) fn run(
                 touched: 0,
                 reached: 0,
                 huge: false,
+                pulled: Vec::new(),
             };
             let _poisoned = w.run(sources);
             (w.stats, w.touched, w.reached)

@@ -236,6 +236,29 @@ impl Lanes {
         &*self.lanes[tid].log.get()
     }
 
+    /// Hands the calling thread ranges of `0..n` of `chunk` nodes until none is left (a
+    /// pulling level's scan over every node), through the shared cursor of the step's parity.
+    /// Every thread of the step must call it, with the same `n` and `chunk`, and no thread
+    /// [`drain`](Self::drain)s with the dynamic discipline in that step.
+    pub(super) fn drain_nodes(
+        &self,
+        step: usize,
+        n: usize,
+        chunk: usize,
+        mut visit: impl FnMut(std::ops::Range<usize>),
+    ) -> u64 {
+        let cursor = &self.global[step % 2];
+        let mut chunks = 0;
+        loop {
+            let start = cursor.fetch_add(chunk, Ordering::Relaxed);
+            if start >= n {
+                return chunks;
+            }
+            chunks += 1;
+            visit(start..n.min(start + chunk));
+        }
+    }
+
     /// Hands thread `tid` chunks of the level `slices` (one per lane) until none is left,
     /// calling `visit` on each chunk's vertices, in the configured discipline. (Per chunk, not
     /// per vertex: the caller's loop over a chunk then has the per-vertex work inlined, which

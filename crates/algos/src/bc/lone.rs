@@ -10,13 +10,18 @@
 //! 0.86-0.94x, having fewer growing buffers to fault in), but a path pays it at every node:
 //! a 10^7-node path 0.55 s -> 0.13 s (the serial oracle: 0.15 s).
 //!
+//! Dense levels pull as the engine's do (engine.rs, Dense levels): the queue still holds the
+//! vertices by depth, and the level boundaries (`starts`) tell the backward phase where a
+//! pulled level's dependencies are pushed instead of pulled through successor bits.
+//!
 //! The arrays are indexed through raw pointers without bounds checks, as the engine's `at`
 //! does (with the checks and an enumerating loop, callgrind counted 6% more instructions a
 //! run on the grid).
 
-use super::engine::{EngineRun, EDGES, LEVELS};
+use super::engine::{EngineRun, EDGES, LEVELS, PULLED_LEVELS};
 use super::scaled_counts::needs_scaled_counts;
 use super::successors::Successors;
+use crate::in_edges::InEdges;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::Ordering::Relaxed;
@@ -24,7 +29,12 @@ use std::sync::atomic::Ordering::Relaxed;
 const UNVISITED: u32 = u32::MAX;
 
 /// Betweenness from every source, on the pool's one worker (`cfg.threads` is 1).
-pub(super) fn run(g: &Graph, sources: &[u32], cfg: &ExecConfig) -> Result<EngineRun, ExecError> {
+pub(super) fn run(
+    g: &Graph,
+    incoming: Option<InEdges>,
+    sources: &[u32],
+    cfg: &ExecConfig,
+) -> Result<EngineRun, ExecError> {
     let n = g.num_nodes();
     // Every array written here, before the timed run: pages the allocator hands out zeroed
     // and untouched would fault inside it instead (the engine's arrays likewise).
@@ -35,6 +45,8 @@ pub(super) fn run(g: &Graph, sources: &[u32], cfg: &ExecConfig) -> Result<Engine
         score: written(n, 0.0),
         successors: Successors::new(g.num_edges()),
         order: written(n, 0),
+        starts: Vec::new(),
+        pulled: Vec::new(),
     };
     let cancel = cfg.cancel.as_deref();
     // The state is the one worker's input; its scores come back with its counters.
@@ -49,7 +61,7 @@ pub(super) fn run(g: &Graph, sources: &[u32], cfg: &ExecConfig) -> Result<Engine
                     cancelled = true;
                     break;
                 }
-                reached += state.source(g, src, &mut stats);
+                reached += state.source(g, incoming, src, &mut stats);
             }
             (stats, reached, cancelled, state.score)
         },
@@ -84,12 +96,22 @@ struct State {
     /// The search's queue (n entries): the vertices reached from the current source, by
     /// depth.
     order: Vec<u32>,
+    /// Where each level starts in `order`, and the end of the last.
+    starts: Vec<usize>,
+    /// `pulled[d]`: level d was found by pulling (the engine's Dense levels).
+    pulled: Vec<bool>,
 }
 
 impl State {
     /// Adds the dependencies of `src` to the scores; returns the vertices it reached. Leaves
     /// every array as it found it but the scores.
-    fn source(&mut self, g: &Graph, src: u32, stats: &mut ThreadStats) -> u64 {
+    fn source(
+        &mut self,
+        g: &Graph,
+        incoming: Option<InEdges>,
+        src: u32,
+        stats: &mut ThreadStats,
+    ) -> u64 {
         let (offsets, targets) = (g.offsets(), g.targets());
         let State {
             depth,
@@ -98,17 +120,21 @@ impl State {
             score,
             successors,
             order,
+            starts,
+            pulled,
         } = self;
         let n = depth.len();
         assert!(sigma.len() == n && delta.len() == n && order.len() == n && offsets.len() == n + 1);
         assert!((src as usize) < n);
+        assert!(incoming.is_none_or(|ins| ins.nodes() == n));
         let (depth, sigma, delta) = (depth.as_mut_ptr(), sigma.as_mut_ptr(), delta.as_mut_ptr());
         let order = order.as_mut_ptr();
         // SAFETY (every access through these pointers): the index is a node of `g` (the
-        // source, asserted above, or an arc's target: the graph's constructors check targets
-        // against n), and each array has n entries (asserted above); `order` holds each
-        // vertex at most once (it enters when its depth is first set), so `tail <= n`. No
-        // reference into the arrays lives across the writes.
+        // source, asserted above, or an arc's target or in-neighbour: the graph's
+        // constructors check targets against n, as `InEdges` does its sources), and each
+        // array has n entries (asserted above); `order` holds each vertex at most once (it
+        // enters when its depth is first set), so `tail <= n`. No reference into the arrays
+        // lives across the writes.
         let arcs = |v: u32| unsafe {
             let first = *offsets.get_unchecked(v as usize) as usize;
             let end = *offsets.get_unchecked(v as usize + 1) as usize;
@@ -122,56 +148,142 @@ impl State {
         }
         let (mut head, mut tail) = (0, 1);
         let (mut edges, mut huge) = (0, false);
-        while head < tail {
-            let v = unsafe { *order.add(head) };
-            head += 1;
-            let (first, nbrs) = arcs(v);
-            let (dv, sv) = unsafe { (*depth.add(v as usize), *sigma.add(v as usize)) };
-            if needs_scaled_counts(sv) {
-                // The source is redone with scaled counts: the rest of this search would be
-                // thrown away (the vertices reached so far are reset below).
-                huge = true;
-                break;
-            }
-            edges += nbrs.len() as u64;
-            for a in first..first + nbrs.len() {
-                unsafe {
-                    let w = *targets.get_unchecked(a) as usize;
-                    let dw = *depth.add(w);
-                    if dw == UNVISITED {
-                        *depth.add(w) = dv + 1;
-                        *order.add(tail) = w as u32;
-                        tail += 1;
-                    } else if dw != dv + 1 {
+        // As the engine's forward phase: the frontier's arcs and the unreached vertices'.
+        let mut frontier_arcs = arcs(src).1.len() as u64;
+        let mut unexplored = g.num_edges() as u64 - frontier_arcs;
+        starts.clear();
+        pulled.clear();
+        pulled.push(false);
+        let mut d = 0;
+        // Level d is `order[head..level_end]`.
+        while head < tail && !huge {
+            let level_end = tail;
+            starts.push(head);
+            let mut found_arcs = 0;
+            let pull = incoming.filter(|_| super::engine::pulls(frontier_arcs, unexplored, n));
+            pulled.push(pull.is_some());
+            stats.app[PULLED_LEVELS] += u64::from(pull.is_some());
+            if let Some(ins) = pull {
+                for (v, list) in ins.lists(0..n).enumerate() {
+                    let dv = unsafe { *depth.add(v) };
+                    if dv == d {
+                        // Level d's counts, as a push checks them when it expands them.
+                        huge |= needs_scaled_counts(unsafe { *sigma.add(v) });
+                        continue;
+                    } else if dv != UNVISITED {
                         continue;
                     }
-                    *sigma.add(w) += sv;
-                    // `a` is an arc of `g`, whose arc count sized the bits.
-                    successors.set(a, true);
+                    edges += list.len() as u64;
+                    let mut paths = 0.0;
+                    for &u in list {
+                        unsafe {
+                            if *depth.add(u as usize) == d {
+                                paths += *sigma.add(u as usize);
+                            }
+                        }
+                    }
+                    if paths > 0.0 {
+                        unsafe {
+                            *depth.add(v) = d + 1;
+                            *sigma.add(v) = paths;
+                            *order.add(tail) = v as u32;
+                        }
+                        tail += 1;
+                        found_arcs += arcs(v as u32).1.len() as u64;
+                    }
+                }
+                head = level_end;
+            }
+            while head < level_end {
+                let v = unsafe { *order.add(head) };
+                head += 1;
+                let (first, nbrs) = arcs(v);
+                let sv = unsafe { *sigma.add(v as usize) };
+                if needs_scaled_counts(sv) {
+                    // The source is redone with scaled counts: the rest of this search would
+                    // be thrown away (the vertices reached so far are reset below).
+                    huge = true;
+                    break;
+                }
+                edges += nbrs.len() as u64;
+                for a in first..first + nbrs.len() {
+                    unsafe {
+                        let w = *targets.get_unchecked(a) as usize;
+                        let dw = *depth.add(w);
+                        if dw == UNVISITED {
+                            *depth.add(w) = d + 1;
+                            *order.add(tail) = w as u32;
+                            tail += 1;
+                            if incoming.is_some() {
+                                found_arcs += arcs(w as u32).1.len() as u64;
+                            }
+                        } else if dw != d + 1 {
+                            continue;
+                        }
+                        *sigma.add(w) += sv;
+                        // `a` is an arc of `g`, whose arc count sized the bits.
+                        successors.set(a, true);
+                    }
                 }
             }
+            (frontier_arcs, unexplored) = (found_arcs, unexplored.saturating_sub(found_arcs));
+            d += 1;
         }
+        starts.push(tail);
         // SAFETY: the first `tail` entries were written above.
         let reached = unsafe { std::slice::from_raw_parts(order, tail) };
         if huge {
             // Path counts past `f64`'s range (scaled_counts.rs).
             super::dependencies_with_scaled_counts(g, src, |u, x| score[u as usize] += x);
         } else {
-            // Every successor of a vertex comes after it in `order`, so it is done before it.
-            for &u in reached.iter().rev() {
-                let (first, nbrs) = arcs(u);
-                let su = unsafe { *sigma.add(u as usize) };
-                let mut acc = 0.0;
-                unsafe {
-                    // `first + nbrs.len()` is at most the arc count; `i` indexes `nbrs`.
-                    successors.for_each_marked(first..first + nbrs.len(), |i| {
-                        let w = *nbrs.get_unchecked(i) as usize;
-                        acc += su / *sigma.add(w) * (1.0 + *delta.add(w));
-                    });
-                    *delta.add(u as usize) = acc;
+            // Level by level from the deepest: every successor of a vertex is done before it.
+            for level in (0..starts.len() - 1).rev() {
+                let vertices = &reached[starts[level]..starts[level + 1]];
+                let Some(ins) = incoming.filter(|_| pulled[level + 1]) else {
+                    for &u in vertices {
+                        let (first, nbrs) = arcs(u);
+                        let su = unsafe { *sigma.add(u as usize) };
+                        let mut acc = 0.0;
+                        unsafe {
+                            // `first + nbrs.len()` is at most the arc count; `i` indexes
+                            // `nbrs`.
+                            successors.for_each_marked(first..first + nbrs.len(), |i| {
+                                let w = *nbrs.get_unchecked(i) as usize;
+                                acc += su / *sigma.add(w) * (1.0 + *delta.add(w));
+                            });
+                            *delta.add(u as usize) = acc;
+                        }
+                        if u != src {
+                            score[u as usize] += acc;
+                        }
+                    }
+                    continue;
+                };
+                // Level + 1 was pulled, so it has no successor bits: its vertices push
+                // `(1 + delta) / sigma` to their in-neighbours one level up, which multiply
+                // the sum by their own count (the engine's `push_dependencies`).
+                let next = starts
+                    .get(level + 2)
+                    .map_or(&reached[..0], |&end| &reached[starts[level + 1]..end]);
+                for &w in next {
+                    let share = unsafe { (1.0 + *delta.add(w as usize)) / *sigma.add(w as usize) };
+                    for &u in ins.of(w as usize) {
+                        unsafe {
+                            if *depth.add(u as usize) == level as u32 {
+                                *delta.add(u as usize) += share;
+                            }
+                        }
+                    }
                 }
-                if u != src {
-                    score[u as usize] += acc;
+                for &u in vertices {
+                    let dependency = unsafe {
+                        let x = *sigma.add(u as usize) * *delta.add(u as usize);
+                        *delta.add(u as usize) = x;
+                        x
+                    };
+                    if u != src {
+                        score[u as usize] += dependency;
+                    }
                 }
             }
         }

@@ -3,6 +3,8 @@
 //!
 //! Each source runs a level-synchronous parallel BFS that counts shortest paths, then
 //! accumulates dependencies back up the levels (`engine.rs` has the details and the orderings).
+//! Levels push along their vertices' out-arcs, except dense ones on graphs whose in-edges are
+//! at hand, which pull ([`Direction`]; `engine.rs`, Dense levels).
 //! One thread runs the same passes over a single queue, without levels (`lone.rs`), unless it
 //! measures working sets.
 //! The work of a level is handed out in tasks of 16 vertices (seed 001 §III-B) by one of two
@@ -43,10 +45,11 @@ mod scaled_counts;
 mod successors;
 
 pub use brandes::{compare_scores, serial_brandes, TOLERANCE};
-pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS};
+pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS, PULLED_LEVELS};
 pub use lanes::Queues;
 pub use scaled_counts::dependencies_with_scaled_counts;
 
+use crate::in_edges::InEdges;
 use engine::{EngineConfig, Phases};
 use ordo_exec::{ExecConfig, ExecError, RunReport, ThreadStats};
 use ordo_graph::Graph;
@@ -102,8 +105,31 @@ impl Layout {
     }
 }
 
+/// How a level of a source's BFS finds the next one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Every level pushes along its vertices' out-arcs (seed 001's Algorithm 1, GAPBS's `bc`).
+    Push,
+    /// A level whose frontier has more arcs than the vertices not reached yet is found by
+    /// pulling over in-edges instead, as GBBS's edgeMap does (`engine.rs`, Dense levels): on
+    /// graphs whose in-edges are at hand (symmetric ones, or with a transpose built), and
+    /// never while measuring working sets. Other graphs and levels push.
+    Optimizing,
+}
+
+impl Direction {
+    /// The `--algo` method's name.
+    pub fn method(self) -> &'static str {
+        match self {
+            Direction::Push => "push",
+            Direction::Optimizing => "direction",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct BcConfig {
+    pub direction: Direction,
     pub queues: Queues,
     pub layout: Layout,
     /// Vertices per task.
@@ -115,6 +141,7 @@ pub struct BcConfig {
 impl Default for BcConfig {
     fn default() -> Self {
         BcConfig {
+            direction: Direction::Optimizing,
             queues: Queues::Nwq,
             layout: Layout::Adl,
             task: DEFAULT_TASK,
@@ -185,14 +212,23 @@ pub fn run(
         return Ok(empty_output(g, cfg.threads));
     };
     let measured = bc.working_set;
+    // Where levels may pull (Direction::Optimizing): a graph's own out-edges when it is
+    // symmetric (checked once per graph, before the timed run), else its transpose if built.
+    let optimizing = bc.direction == Direction::Optimizing;
+    let symmetric = optimizing && g.is_symmetric(cfg.threads);
+    let in_edges = |g| match symmetric {
+        true => Some(InEdges::symmetric(g)),
+        false => InEdges::transpose(g).filter(|_| optimizing),
+    };
     match bc.layout {
         Layout::Input => {
-            let run = engine::run(g, sources, &engine(Phases::Brandes), cfg)?;
+            let run = engine::run(g, in_edges(g), sources, &engine(Phases::Brandes), cfg)?;
             finish(run, sources.len(), None, measured)
         }
         Layout::Adl => {
             let start = Instant::now();
-            let layout_bfs = engine::run(g, &[first], &engine(Phases::ForwardOnly), cfg)?;
+            let layout_bfs =
+                engine::run(g, in_edges(g), &[first], &engine(Phases::ForwardOnly), cfg)?;
             if layout_bfs.cancelled {
                 return finish(layout_bfs, 0, None, false);
             }
@@ -204,7 +240,15 @@ pub fn run(
                 .expect("the ADL order is a permutation by construction");
             let seconds = start.elapsed().as_secs_f64();
             let mapped: Vec<u32> = sources.iter().map(|&s| new_id[s as usize]).collect();
-            let mut run = engine::run(&relabelled, &mapped, &engine(Phases::Brandes), cfg)?;
+            // The relabelled copy has no transpose: only a symmetric graph's may pull.
+            let incoming = symmetric.then(|| InEdges::symmetric(&relabelled));
+            let mut run = engine::run(
+                &relabelled,
+                incoming,
+                &mapped,
+                &engine(Phases::Brandes),
+                cfg,
+            )?;
             run.scores = new_id.iter().map(|&p| run.scores[p as usize]).collect();
             let per_source = run.time.as_secs_f64() / sources.len() as f64;
             let adl = AdlCost {

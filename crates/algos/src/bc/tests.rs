@@ -1,7 +1,13 @@
 use super::*;
 use ordo_graph::{gen, BuildOptions, EdgeList, IdBase};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
+
+/// Makes every level pull where in-edges are at hand (`engine::pulls`), for the test that
+/// runs the pull on every shape of level, overflowing counts included. Only that test sets
+/// it, and only for its second half: the other tests of the process then pull more, and
+/// none of them asserts that a level pushes.
+pub(super) static PULL_EVERY_LEVEL: AtomicBool = AtomicBool::new(false);
 
 fn graph(edges: &[(u32, u32)], n: u32) -> Graph {
     let mut el = EdgeList::with_capacity(n, edges.len(), false);
@@ -61,6 +67,7 @@ fn configs() -> Vec<BcConfig> {
         for layout in [Layout::Input, Layout::Adl] {
             for task in [1, DEFAULT_TASK] {
                 v.push(BcConfig {
+                    direction: Direction::Optimizing,
                     queues,
                     layout,
                     task,
@@ -180,6 +187,7 @@ fn one_thread_takes_every_chunk_from_its_own_queue() {
     let g = gen::road_grid(120, 120, 1, &BuildOptions::default()).unwrap();
     let sources = sample_sources(g.num_nodes(), 4, 3);
     let bc = |queues| BcConfig {
+        direction: Direction::Push,
         queues,
         layout: Layout::Input,
         task: DEFAULT_TASK,
@@ -292,4 +300,112 @@ fn an_overflowing_source_stops_at_a_wide_level_and_leaves_nothing_behind() {
                 .unwrap_or_else(|e| panic!("{bc:?} at {threads} threads: {e}"));
         }
     }
+}
+
+/// Graphs with levels dense enough to pull (a symmetric Kronecker graph, a symmetric uniform
+/// random graph, a directed one with its transpose built) and one without (a grid), in
+/// both directions, every queue discipline and layout, 1 to 8 threads.
+fn dense_level_graphs() -> Vec<(&'static str, Graph)> {
+    let sym = BuildOptions {
+        symmetrize: true,
+        ..BuildOptions::default()
+    };
+    let mut directed = gen::uniform_random(2000, 24000, 4, &BuildOptions::default()).unwrap();
+    directed.build_transpose();
+    vec![
+        ("kronecker", gen::kronecker(11, 16, 3, &sym).unwrap()),
+        (
+            "uniform",
+            gen::uniform_random(3000, 45000, 7, &sym).unwrap(),
+        ),
+        ("directed", directed),
+        (
+            "grid",
+            gen::road_grid(30, 30, 1, &BuildOptions::default()).unwrap(),
+        ),
+    ]
+}
+
+/// `layers` layers of `width` nodes, each node joined to every node of the next layer (both
+/// directions): `width^d` shortest paths from a node of the first layer to one at depth d.
+fn complete_layers(layers: u32, width: u32) -> Graph {
+    let mut arcs = Vec::new();
+    for l in 0..layers - 1 {
+        for a in l * width..(l + 1) * width {
+            for b in (l + 1) * width..(l + 2) * width {
+                arcs.extend([(a, b, 1), (b, a, 1)]);
+            }
+        }
+    }
+    crate::test_graphs::weighted(layers * width, &arcs)
+}
+
+fn check_every_configuration(expect_pulls: impl Fn(&str, Layout) -> bool) {
+    for (name, g) in dense_level_graphs() {
+        let sources = sample_sources(g.num_nodes(), 8, 5);
+        let want = serial_brandes(&g, &sources);
+        for direction in [Direction::Push, Direction::Optimizing] {
+            for queues in [Queues::Nwq, Queues::Dynamic] {
+                for layout in [Layout::Input, Layout::Adl] {
+                    let bc = BcConfig {
+                        direction,
+                        queues,
+                        layout,
+                        task: DEFAULT_TASK,
+                        working_set: false,
+                    };
+                    for threads in [1, 2, 3, 8] {
+                        let at = format!("{name}: {bc:?} at {threads} threads");
+                        let out = run(&g, &sources, &bc, &ExecConfig::new(threads)).unwrap();
+                        compare_scores(&out.scores, &want, |v| v as u64)
+                            .unwrap_or_else(|e| panic!("{at}: {e}"));
+                        let pulled = out.report.total.app[PULLED_LEVELS];
+                        let pulls =
+                            direction == Direction::Optimizing && expect_pulls(name, layout);
+                        assert_eq!(pulled > 0, pulls, "{at}: {pulled} levels pulled");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dense_levels_pull_where_in_edges_are_at_hand_and_match_the_oracle() {
+    // The relabelled copy of ADL has no transpose: a directed graph's levels push there.
+    check_every_configuration(|name, layout| match name {
+        "grid" => false,
+        "directed" => layout == Layout::Input,
+        _ => true,
+    });
+    // Then every level that can pull does: every shape of level, and counts past f64 found
+    // while pulling (the source is redone with scaled counts). Other tests running meanwhile
+    // pull more, and stay correct.
+    PULL_EVERY_LEVEL.store(true, Relaxed);
+    check_every_configuration(|name, layout| name != "directed" || layout == Layout::Input);
+    for g in [
+        crate::test_graphs::diamonds(1100),
+        crate::test_graphs::wide_diamonds(130, 256),
+        // Counts past f64 first in the last level, which no level after it expands: only
+        // the pull that finds nothing beyond it reads them. 64 wide: above the run-ahead
+        // limit at 2 and 3 threads.
+        complete_layers(180, 64),
+    ] {
+        let sources = [0, 7, g.num_nodes() as u32 - 1];
+        let want = serial_brandes(&g, &sources);
+        assert!(want.iter().all(|x| x.is_finite()));
+        for threads in [1, 2, 3, 8] {
+            let out = run(
+                &g,
+                &sources,
+                &BcConfig::default(),
+                &ExecConfig::new(threads),
+            )
+            .unwrap();
+            compare_scores(&out.scores, &want, |v| v as u64)
+                .unwrap_or_else(|e| panic!("{threads} threads: {e}"));
+            assert!(out.report.total.app[PULLED_LEVELS] > 0);
+        }
+    }
+    PULL_EVERY_LEVEL.store(false, Relaxed);
 }
