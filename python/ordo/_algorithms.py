@@ -321,6 +321,7 @@ def bc(
     layout: str = "auto",
     queues: str = "nwq",
     task: int = 16,
+    algo: str = "auto",
     threads: Optional[int] = None,
     report: bool = False,
 ) -> Any:
@@ -333,7 +334,10 @@ def bc(
     counts once, halve ordo's scores. The run is level-synchronous with seed 001's adaptive
     data layout (``layout="adl"``, ``"input"``, or ``"auto"``: ADL from 4 sources on, where
     its relabelling pays for itself) and NUMA-aware queues (``queues="nwq"`` or
-    ``"dynamic"``), ``task`` vertices per task; it takes no priority scheduler.
+    ``"dynamic"``), ``task`` vertices per task; it takes no priority scheduler. ``algo``:
+    ``"direction"`` (what ``"auto"`` runs: a level whose frontier has more arcs than the
+    unreached vertices is found by pulling over in-edges, as GBBS does, on symmetric graphs)
+    or ``"push"`` (seed 001's method: every level pushes).
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 1, 2], [1, 0, 2, 1])   # the path 0 - 1 - 2
@@ -366,7 +370,7 @@ def bc(
             values["source"] = listed[0]
         else:
             values["sources"] = ",".join(map(str, listed))
-    return _run("bc", G, values, threads=threads, report=report)
+    return _run("bc", G, values, algo, threads=threads, report=report)
 
 
 def max_flow(

@@ -137,19 +137,46 @@ def test_pagerank_matches_networkx(scheduler, threads, g):
     assert np.abs(got - np.array([expected[v] for v in range(n)])).sum() < 1e-4
 
 
-@pytest.mark.parametrize("queues,layout,threads", [("nwq", "adl", 8), ("dynamic", "input", 2)])
+@pytest.mark.parametrize(
+    "queues,layout,threads,algo,symmetric",
+    [
+        ("nwq", "adl", 8, "auto", False),
+        ("dynamic", "input", 2, "push", False),
+        ("nwq", "adl", 2, "direction", True),
+        ("dynamic", "input", 1, "direction", True),
+        ("nwq", "input", 3, "push", True),
+    ],
+)
 @given(g=graphs(max_nodes=25))
 @SETTINGS
-def test_bc_matches_networkx(queues, layout, threads, g):
+def test_bc_matches_networkx(queues, layout, threads, algo, symmetric, g):
+    # Symmetric graphs (every arc with its reverse) are where dense levels pull.
     n, src, dst, _ = g
-    pairs = sorted({(u, v) for u, v in zip(src.tolist(), dst.tolist()) if u != v})
+    pairs = {(u, v) for u, v in zip(src.tolist(), dst.tolist()) if u != v}
+    if symmetric:
+        pairs |= {(v, u) for u, v in pairs}
+    pairs = sorted(pairs)
     D = nx.DiGraph()
     D.add_nodes_from(range(n))
     D.add_edges_from(pairs)
     G = ordo.Graph.from_edges([p[0] for p in pairs], [p[1] for p in pairs], num_nodes=n)
     expected = nx.betweenness_centrality(D, normalized=False)
-    got = ordo.bc(G, queues=queues, layout=layout, threads=threads)
+    got, rep = ordo.bc(G, queues=queues, layout=layout, algo=algo, threads=threads, report=True)
+    assert rep["algo"] == ("direction" if algo == "auto" else algo)
+    if algo == "push":
+        assert rep["pulled_levels"] == 0
     assert np.allclose(got, [expected[v] for v in range(n)], rtol=1e-9, atol=1e-9)
+
+
+def test_bc_pulls_dense_levels_of_a_symmetric_graph():
+    # Every node of a 40-clique is one hop from the source: its second level is found by
+    # pulling, and every pair's one shortest path gives each node nothing.
+    src, dst = zip(*[(u, v) for u in range(40) for v in range(40) if u != v])
+    G = ordo.Graph.from_edges(list(src), list(dst))
+    scores, rep = ordo.bc(G, sources=[0, 1, 2], report=True)
+    assert rep["pulled_levels"] > 0 and np.allclose(scores, 0.0)
+    _, rep = ordo.bc(G, sources=[0, 1, 2], algo="push", report=True)
+    assert rep["pulled_levels"] == 0
 
 
 @pytest.mark.parametrize("scheduler,threads", [("auto", 2), ("fifo", 8), ("smq", 2)])
