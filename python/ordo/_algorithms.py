@@ -333,7 +333,7 @@ def bc(
     on the directed graph ``D``; for an undirected networkx graph, whose pairs networkx
     counts once, halve ordo's scores. The run is level-synchronous with seed 001's adaptive
     data layout (``layout="adl"``, ``"input"``, or ``"auto"``: ADL from 4 sources on, where
-    its relabelling pays for itself) and NUMA-aware queues (``queues="nwq"`` or
+    its relabelling pays for itself, unless its BFS pulls a level) and NUMA-aware queues (``queues="nwq"`` or
     ``"dynamic"``), ``task`` vertices per task; it takes no priority scheduler. ``algo``:
     ``"direction"`` (what ``"auto"`` runs: a level whose frontier has more arcs than the
     unreached vertices is found by pulling over in-edges, as GBBS does, on symmetric graphs)

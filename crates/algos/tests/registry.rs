@@ -154,6 +154,21 @@ fn check_spec(spec: &AppSpec) {
         let more = spec.method("auto", None, few.up_to + 1).unwrap();
         assert_eq!(more.name, spec.variants.list[0].name, "{}", spec.name);
     }
+    // Every method answers to its name (an application without a scheduled method once ran
+    // its first whatever `--algo` named).
+    for v in spec.variants.list {
+        assert_eq!(
+            spec.method(v.name, None, 2).unwrap().name,
+            v.name,
+            "{}",
+            spec.name
+        );
+    }
+    assert!(
+        spec.method("no-such-method", None, 2).is_err(),
+        "{}",
+        spec.name
+    );
     match spec.method("auto", Some("--scheduler obim"), 2) {
         Ok(m) => assert!(m.scheduled || spec.no_scheduler.is_none(), "{}", spec.name),
         Err(_) => assert!(spec.no_scheduler.is_some(), "{}", spec.name),

@@ -72,7 +72,8 @@ impl AppSpec {
         let scheduled = self.variants.list.iter().any(|v| v.scheduled);
         match (self.no_scheduler, scheduler_request) {
             (Some(why), Some(_)) if !scheduled => Err(AppError::Usage(why.into())),
-            (_, _) if !scheduled => Ok(&self.variants.list[0]),
+            // Nothing is scheduled, so a scheduler request cannot choose the method.
+            (_, _) if !scheduled => Ok(self.variants.resolve(asked, None, threads)?),
             _ => Ok(self.variants.resolve(asked, scheduler_request, threads)?),
         }
     }

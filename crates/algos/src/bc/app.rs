@@ -116,7 +116,8 @@ impl App for Bc {
                 &["auto", "adl", "input"],
                 "Graph layout: adl relabels the graph after one BFS (seed 001 §III-A; the \
                  relabelling is reported as adl_s, outside the run's time), input keeps it; \
-                 auto picks adl from 4 sources on, where the relabelling pays for itself",
+                 auto picks adl from 4 sources on, where the relabelling pays for itself, \
+                 unless that BFS pulls a level (--algo direction): then input",
             )
             .default("auto"),
             Param::choice(
@@ -257,7 +258,8 @@ impl App for Bc {
                 "per_thread": w.per_thread,
             })
         });
-        let (layout, queues) = (config.layout.name(), config.queues.name());
+        // What the sources ran on (`auto` resolved).
+        let (layout, queues) = (out.layout.name(), config.queues.name());
         json!({
             // bc's own work distribution in place of a scheduler.
             "scheduler": format!("bc-{queues}"),

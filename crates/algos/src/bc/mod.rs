@@ -17,6 +17,9 @@
 //! (depth, thread, time discovered), reversed, and every source then runs on the relabelled
 //! graph. Scores are mapped back to the input's ids. The cost (that BFS plus the relabelling)
 //! is reported in seconds and in BFS-equivalents: over the mean time of one source.
+//! [`Layout::Auto`] (the default from 4 sources on) lays out from the source of highest
+//! degree and keeps the input's order when that BFS pulls a level: low-diameter graphs,
+//! where the relabelling costs more than it saves.
 //!
 //! **Working set** (§V-D, Fig. 12-13): with `working_set`, each thread counts the distinct
 //! vertices it touches (expands, reads a neighbour of, or accumulates) per source; the mean
@@ -65,6 +68,12 @@ pub enum Layout {
     Input,
     /// Relabelled by (depth, thread, time discovered), reversed, after one BFS (ADL).
     Adl,
+    /// ADL from the source of highest out-degree, unless its BFS finds a level by pulling
+    /// ([`Direction::Optimizing`]): then the input's order. A graph whose levels pull has few, wide levels, which scan the node
+    /// range in id order; there the relabelling costs 4-6 sources' time and gained 7% a
+    /// source on a uniform random graph of 2^20 nodes and lost 6% on Kronecker 20 (8
+    /// sources, 2 threads), where on road graphs it pays from a few sources on.
+    Auto,
 }
 
 impl std::str::FromStr for Layout {
@@ -78,7 +87,7 @@ impl std::str::FromStr for Layout {
     }
 }
 
-/// `auto` picks ADL from this many sources on. ADL's relabelling costs about 2-4 single-source
+/// `auto` picks [`Layout::Auto`] from this many sources on, the input's order below. ADL's relabelling costs about 2-4 single-source
 /// runs (NY, 1 thread: 67 ms, against 22.6 ms per source after it and 35 ms in the input's
 /// order; Kronecker 20: 2.0 s, against 0.57 and 1.36 s), so it pays from about 3 to 6 sources.
 /// The run's reported time leaves the relabelling out (`adl_s`): a single-source run under
@@ -89,7 +98,7 @@ impl Layout {
     /// The layout `name` asks for, `auto` resolved for a run from `sources` sources.
     pub fn choose(name: &str, sources: usize) -> Result<Layout, String> {
         match name {
-            "auto" if sources >= ADL_MIN_SOURCES => Ok(Layout::Adl),
+            "auto" if sources >= ADL_MIN_SOURCES => Ok(Layout::Auto),
             "auto" => Ok(Layout::Input),
             _ => name
                 .parse()
@@ -101,6 +110,7 @@ impl Layout {
         match self {
             Layout::Input => "input",
             Layout::Adl => "adl",
+            Layout::Auto => "auto",
         }
     }
 }
@@ -143,7 +153,7 @@ impl Default for BcConfig {
         BcConfig {
             direction: Direction::Optimizing,
             queues: Queues::Nwq,
-            layout: Layout::Adl,
+            layout: Layout::Auto,
             task: DEFAULT_TASK,
             working_set: false,
         }
@@ -178,6 +188,8 @@ pub struct BcOutput {
     /// `app[FOREIGN_CHUNKS]` chunks from another thread's queue, `app[EDGES]` arcs scanned
     /// forward; thread 0's `app[LEVELS]` the BFS levels, summed over the sources.
     pub report: RunReport,
+    /// The layout the sources ran on ([`Layout::Input`] or [`Layout::Adl`]).
+    pub layout: Layout,
     pub adl: Option<AdlCost>,
     pub working_set: Option<WorkingSet>,
     /// Vertices reached, summed over the sources.
@@ -225,12 +237,27 @@ pub fn run(
             let run = engine::run(g, in_edges(g), sources, &engine(Phases::Brandes), cfg)?;
             finish(run, sources.len(), None, measured)
         }
-        Layout::Adl => {
+        Layout::Adl | Layout::Auto => {
             let start = Instant::now();
+            // Auto lays out from the source of highest degree: a first source that is
+            // isolated or in a small component (Kronecker 20: 38% of the nodes have no arc)
+            // would say nothing about the graph's levels, and order little of it.
+            let from = match bc.layout {
+                Layout::Auto => sources.iter().copied().max_by_key(|&s| g.out_degree(s)),
+                _ => None,
+            };
+            let from = from.unwrap_or(first);
             let layout_bfs =
-                engine::run(g, in_edges(g), &[first], &engine(Phases::ForwardOnly), cfg)?;
+                engine::run(g, in_edges(g), &[from], &engine(Phases::ForwardOnly), cfg)?;
             if layout_bfs.cancelled {
                 return finish(layout_bfs, 0, None, false);
+            }
+            let pulled = layout_bfs.per_thread[0].app[PULLED_LEVELS] > 0;
+            // (A run that measures working sets pulls no level, whatever its BFS did.)
+            if bc.layout == Layout::Auto && pulled && !measured {
+                drop(layout_bfs);
+                let run = engine::run(g, in_edges(g), sources, &engine(Phases::Brandes), cfg)?;
+                return finish(run, sources.len(), None, measured);
             }
             let new_id = adl_permutation(&layout_bfs.discovery_order, g.num_nodes());
             // Its order and its (empty) scores, 12 bytes a node, are not needed past here.
@@ -263,6 +290,7 @@ pub fn run(
 fn empty_output(g: &Graph, threads: usize) -> BcOutput {
     BcOutput {
         scores: vec![0.0; g.num_nodes()],
+        layout: Layout::Input,
         report: RunReport::from_threads(Duration::ZERO, vec![ThreadStats::default(); threads]),
         adl: None,
         working_set: None,
@@ -296,6 +324,10 @@ fn finish(
     Ok(BcOutput {
         scores: run.scores,
         report,
+        layout: match adl {
+            Some(_) => Layout::Adl,
+            None => Layout::Input,
+        },
         adl,
         working_set,
         reached: run.reached,

@@ -251,7 +251,7 @@ fn adl_permutation_reverses_the_order_and_keeps_the_unreached_last() {
 fn auto_layout_is_adl_from_four_sources() {
     use super::ADL_MIN_SOURCES;
     assert_eq!(Layout::choose("auto", 1), Ok(Layout::Input));
-    assert_eq!(Layout::choose("auto", ADL_MIN_SOURCES), Ok(Layout::Adl));
+    assert_eq!(Layout::choose("auto", ADL_MIN_SOURCES), Ok(Layout::Auto));
     assert_eq!(Layout::choose("adl", 1), Ok(Layout::Adl));
     assert_eq!(Layout::choose("input", 100), Ok(Layout::Input));
     let e = Layout::choose("x", 1).unwrap_err();
@@ -346,7 +346,7 @@ fn check_every_configuration(expect_pulls: impl Fn(&str, Layout) -> bool) {
         let want = serial_brandes(&g, &sources);
         for direction in [Direction::Push, Direction::Optimizing] {
             for queues in [Queues::Nwq, Queues::Dynamic] {
-                for layout in [Layout::Input, Layout::Adl] {
+                for layout in [Layout::Input, Layout::Adl, Layout::Auto] {
                     let bc = BcConfig {
                         direction,
                         queues,
@@ -360,8 +360,18 @@ fn check_every_configuration(expect_pulls: impl Fn(&str, Layout) -> bool) {
                         compare_scores(&out.scores, &want, |v| v as u64)
                             .unwrap_or_else(|e| panic!("{at}: {e}"));
                         let pulled = out.report.total.app[PULLED_LEVELS];
-                        let pulls =
-                            direction == Direction::Optimizing && expect_pulls(name, layout);
+                        let optimizing = direction == Direction::Optimizing;
+                        // Auto keeps the input's order where the layout BFS pulls.
+                        let ran = match layout {
+                            Layout::Auto if optimizing && expect_pulls(name, Layout::Input) => {
+                                Layout::Input
+                            }
+                            Layout::Auto => Layout::Adl,
+                            _ => layout,
+                        };
+                        assert_eq!(out.layout, ran, "{at}");
+                        assert_eq!(out.adl.is_some(), ran == Layout::Adl, "{at}");
+                        let pulls = optimizing && expect_pulls(name, ran);
                         assert_eq!(pulled > 0, pulls, "{at}: {pulled} levels pulled");
                     }
                 }
