@@ -69,10 +69,14 @@ pub enum Layout {
     /// Relabelled by (depth, thread, time discovered), reversed, after one BFS (ADL).
     Adl,
     /// ADL from the source of highest out-degree, unless its BFS finds a level by pulling
-    /// ([`Direction::Optimizing`]): then the input's order. A graph whose levels pull has few, wide levels, which scan the node
-    /// range in id order; there the relabelling costs 4-6 sources' time and gained 7% a
-    /// source on a uniform random graph of 2^20 nodes and lost 6% on Kronecker 20 (8
-    /// sources, 2 threads), where on road graphs it pays from a few sources on.
+    /// ([`Direction::Optimizing`]): then the input's order. A graph whose levels pull has
+    /// few, wide levels, which scan the node range in id order; there the relabelling costs
+    /// 4-6 sources' time and a copy of the arcs, and gains little a source. 8 sources at 2
+    /// threads, ADL against the input's order, wall time and peak memory: Kronecker 20
+    /// 0.77-1.69 s against 0.62 s (404-408 ms a run against 381-388; 442 MB against 310); a
+    /// uniform random graph of 2^20 nodes 2.8-3.0 s against 2.1-2.4 s (but 1.4-1.6 s a run
+    /// against 1.8-2.0, so from about 30 sources ADL's wall time is lower there; 475 MB
+    /// against 340). Road graphs, whose levels do not pull, keep ADL.
     Auto,
 }
 
