@@ -323,7 +323,22 @@ fn dense_level_graphs() -> Vec<(&'static str, Graph)> {
             "grid",
             gen::road_grid(30, 30, 1, &BuildOptions::default()).unwrap(),
         ),
+        ("multigraph", doubled_clique_with_loops(150)),
     ]
+}
+
+/// The complete graph on `n` nodes with every edge twice in each direction and a self-loop
+/// at every node: symmetric, so its second level pulls where it is too wide for thread 0's
+/// run-ahead (from `n` = 150 at 8 threads), and every parallel arc counts a path of its own
+/// (as in the oracle).
+fn doubled_clique_with_loops(n: u32) -> Graph {
+    let mut arcs: Vec<(u32, u32, u32)> = (0..n).map(|v| (v, v, 1)).collect();
+    for u in 0..n {
+        for v in (0..n).filter(|&v| v != u) {
+            arcs.extend([(u, v, 1), (u, v, 1)]);
+        }
+    }
+    crate::test_graphs::weighted(n, &arcs)
 }
 
 /// `layers` layers of `width` nodes, each node joined to every node of the next layer (both
