@@ -37,21 +37,43 @@ impl Graph {
             old_of[new as usize] = old as u32;
         }
         let weights = self.weights().filter(|_| extras);
+        // Every node keeps its degree, so the offsets come first, and then the lists can be
+        // written in parallel: ranges of new ids with about equal arcs, one per thread (BC's
+        // layout on a uniform random graph of 2^20 nodes and 33.5M arcs spent 1.1 s here,
+        // sorting each list serially as pairs even without weights).
         let mut offsets = Vec::with_capacity(n + 1);
-        let mut targets = Vec::with_capacity(self.num_edges());
-        let mut new_weights = weights.map(|_| Vec::with_capacity(self.num_edges()));
-        let mut arcs: Vec<(u32, u32)> = Vec::new();
         offsets.push(0u64);
+        let mut end = 0;
         for &old in &old_of {
-            arcs.clear();
-            arcs.extend(self.out_edges(old).map(|(t, w)| (new_id[t as usize], w)));
-            arcs.sort_unstable();
-            targets.extend(arcs.iter().map(|&(t, _)| t));
-            if let Some(nw) = new_weights.as_mut() {
-                nw.extend(arcs.iter().map(|&(_, w)| w));
-            }
-            offsets.push(targets.len() as u64);
+            end += self.out_degree(old) as u64;
+            offsets.push(end);
         }
+        let m = self.num_edges();
+        let mut targets = vec![0u32; m];
+        let mut new_weights = weights.map(|_| vec![0u32; m]);
+        let parts = crate::load::prep_threads().clamp(1, n.max(1));
+        // Where each part ends: the first node whose list starts at or past its share of arcs.
+        let ends: Vec<usize> = (1..parts)
+            .map(|i| offsets[..n].partition_point(|&o| o < (m * i / parts) as u64))
+            .chain([n])
+            .collect();
+        std::thread::scope(|scope| {
+            let (mut targets, mut weights) = (&mut targets[..], new_weights.as_deref_mut());
+            let mut lo = 0;
+            for &hi in &ends {
+                let len = (offsets[hi] - offsets[lo]) as usize;
+                let part;
+                (part, targets) = std::mem::take(&mut targets).split_at_mut(len);
+                let weight_part = weights.take().map(|w| {
+                    let (part, rest) = w.split_at_mut(len);
+                    weights = Some(rest);
+                    part
+                });
+                let (olds, offs) = (&old_of[lo..hi], &offsets[lo..=hi]);
+                scope.spawn(move || self.write_lists(new_id, olds, offs, part, weight_part));
+                lo = hi;
+            }
+        });
         let mut g = Graph::from_csr(
             Buf::from_vec(offsets),
             Buf::from_vec(targets),
@@ -71,6 +93,44 @@ impl Graph {
             g.set_coords(xy)?;
         }
         Ok(g)
+    }
+}
+
+impl Graph {
+    /// Writes the lists of the nodes `olds` (old ids, in new order) into `targets` (and
+    /// `weights`), which start at `offsets[0]`: each list's targets renamed by `new_id` and
+    /// sorted (by target, then weight), as the builders leave lists.
+    fn write_lists(
+        &self,
+        new_id: &[u32],
+        olds: &[u32],
+        offsets: &[u64],
+        targets: &mut [u32],
+        mut weights: Option<&mut [u32]>,
+    ) {
+        let base = offsets[0];
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for (i, &old) in olds.iter().enumerate() {
+            let range = (offsets[i] - base) as usize..(offsets[i + 1] - base) as usize;
+            let list = &mut targets[range.clone()];
+            match weights.as_deref_mut() {
+                None => {
+                    for (slot, &t) in list.iter_mut().zip(self.neighbors(old)) {
+                        *slot = new_id[t as usize];
+                    }
+                    list.sort_unstable();
+                }
+                Some(w) => {
+                    pairs.clear();
+                    pairs.extend(self.out_edges(old).map(|(t, w)| (new_id[t as usize], w)));
+                    pairs.sort_unstable();
+                    for ((slot, weight), &(t, x)) in list.iter_mut().zip(&mut w[range]).zip(&pairs)
+                    {
+                        (*slot, *weight) = (t, x);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -125,6 +185,36 @@ mod tests {
         assert!(!arcs.is_weighted() && arcs.coords().is_none());
         assert_eq!(arcs.offsets(), full.offsets());
         assert_eq!(arcs.targets(), full.targets());
+    }
+
+    #[test]
+    fn lists_written_in_parts_match_each_node_s_sorted_arcs() {
+        // Nodes without arcs (a Kronecker graph has many), parallel arcs with their weights,
+        // and lists split among the writing threads wherever the arcs fall.
+        let mut g = gen::kronecker(10, 8, 5, &BuildOptions::default()).unwrap();
+        g.assign_weights(crate::WeightSpec {
+            lo: 1,
+            hi: 3,
+            seed: 2,
+        });
+        let n = g.num_nodes() as u32;
+        assert!((0..n).any(|v| g.out_degree(v) == 0) && g.is_weighted());
+        let new_id: Vec<u32> = (0..n).map(|v| (v * 389 + 17) % n).collect();
+        let (full, arcs) = (
+            g.permuted(&new_id).unwrap(),
+            g.permuted_arcs(&new_id).unwrap(),
+        );
+        for v in 0..n {
+            let mut want: Vec<(u32, u32)> = g
+                .out_edges(v)
+                .map(|(t, w)| (new_id[t as usize], w))
+                .collect();
+            want.sort_unstable();
+            let p = new_id[v as usize];
+            assert_eq!(full.out_edges(p).collect::<Vec<_>>(), want);
+            let targets: Vec<u32> = want.iter().map(|a| a.0).collect();
+            assert_eq!(arcs.neighbors(p), &targets[..]);
+        }
     }
 
     #[test]
