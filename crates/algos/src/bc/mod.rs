@@ -71,12 +71,13 @@ pub enum Layout {
     /// ADL from the source of highest out-degree, unless its BFS finds a level by pulling
     /// ([`Direction::Optimizing`]): then the input's order. A graph whose levels pull has
     /// few, wide levels, which scan the node range in id order; there the relabelling costs
-    /// 4-6 sources' time and a copy of the arcs, and gains little a source. 8 sources at 2
-    /// threads, ADL against the input's order, wall time and peak memory: Kronecker 20
-    /// 0.77-1.69 s against 0.62 s (404-408 ms a run against 381-388; 442 MB against 310); a
-    /// uniform random graph of 2^20 nodes 2.8-3.0 s against 2.1-2.4 s (but 1.4-1.6 s a run
-    /// against 1.8-2.0, so from about 30 sources ADL's wall time is lower there; 475 MB
-    /// against 340). Road graphs, whose levels do not pull, keep ADL.
+    /// several sources' time and a copy of the arcs, for a gain a source that depends on the
+    /// graph. 8 sources at 2 threads, ADL against the input's order, wall time, time a run
+    /// and peak memory: Kronecker 20 0.94-1.53 s against 0.75-0.79 s, 539-543 ms against
+    /// 554-588, 443 MB against 309 (ADL's gain a source about 3 ms: it never pays back); a
+    /// uniform random graph of 2^20 nodes 2.2-2.5 s against 2.0 s, 1.37-1.59 s against
+    /// 1.75, 475 MB against 333 (from about 12-16 sources ADL's wall time is lower there).
+    /// Road graphs, whose levels do not pull, keep ADL.
     Auto,
 }
 
