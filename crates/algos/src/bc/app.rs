@@ -96,6 +96,7 @@ impl App for Bc {
         examples: &[
             "ordo bc USA-road-d.NY.gr.gz --sources 32 --seed 7 --working-set",
             "ordo bc email-Enron.txt.gz --sources 1,5,9 --layout input --queues dynamic",
+            "ordo bc email-Enron.txt.gz --symmetrize --sources 8 --algo push",
         ],
         params: &[
             Param::node(
