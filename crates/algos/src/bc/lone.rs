@@ -12,7 +12,9 @@
 //!
 //! Dense levels pull as the engine's do (engine.rs, Dense levels): the queue still holds the
 //! vertices by depth, and the level boundaries (`starts`) tell the backward phase where a
-//! pulled level's dependencies are pushed instead of pulled through successor bits.
+//! pulled level's dependencies are pushed instead of pulled through successor bits. Both
+//! test an in-neighbour's level in a bitmap of the level ([`LevelBits`]) rather than its
+//! depth (the engine, whose threads would have to build the bitmap together, reads depths).
 //!
 //! The arrays are indexed through raw pointers without bounds checks, as the engine's `at`
 //! does (with the checks and an enumerating loop, callgrind counted 6% more instructions a
@@ -77,6 +79,45 @@ pub(super) fn run(
         discovery_order: Vec::new(),
         cancelled,
     })
+}
+
+/// One level's vertices as a bitmap over the nodes: the pull and the pushed dependencies test
+/// each in-neighbour for membership in a level, which a bitmap of n bits answers from the cache
+/// where the depth array (32 bits a node) misses. Interleaved, 1 thread: a uniform random
+/// graph of 2^20 nodes 811 -> 746 ms and 910 -> 812 (3 sources), Kronecker 20 416 -> 406 and
+/// 445 -> 421; where the depths fit in the cache, building the bitmap costs more than it saves
+/// (Enron, 8 sources, 9.09 -> 9.67 ms), so only graphs whose depths exceed [`CACHED_DEPTHS`]
+/// get one.
+struct LevelBits(Vec<u64>);
+
+/// Depth arrays of more bytes than this get [`LevelBits`]: about a core's L2 cache (1 MiB on
+/// this project's VMs).
+const CACHED_DEPTHS: usize = 1 << 20;
+
+impl LevelBits {
+    /// The bitmap of `level`, nodes below `n`, if the depths of `n` nodes miss the cache.
+    fn of(level: &[u32], n: usize) -> Option<LevelBits> {
+        // The unit tests' graphs are small: they take the bitmap (the integration tests and
+        // the shared graphs, the depths).
+        if n * std::mem::size_of::<u32>() <= CACHED_DEPTHS && !cfg!(test) {
+            return None;
+        }
+        let mut bits = vec![0u64; n.div_ceil(64)];
+        for &u in level {
+            bits[u as usize / 64] |= 1 << (u % 64);
+        }
+        Some(LevelBits(bits))
+    }
+
+    /// Whether `u` is in the level.
+    ///
+    /// # Safety
+    /// `u` is below the `n` the bitmap was made for.
+    #[inline(always)]
+    unsafe fn has(&self, u: u32) -> bool {
+        // SAFETY: the caller's promise: `u / 64 < n.div_ceil(64)`.
+        unsafe { *self.0.get_unchecked(u as usize / 64) >> (u % 64) & 1 != 0 }
+    }
 }
 
 /// `n` copies of `x`, stored one by one (not a zeroed allocation, whose pages are not yet
@@ -164,6 +205,10 @@ impl State {
             pulled.push(pull.is_some());
             stats.app[PULLED_LEVELS] += u64::from(pull.is_some());
             if let Some(ins) = pull {
+                // SAFETY: `head..level_end` are written entries of `order`.
+                let level =
+                    unsafe { std::slice::from_raw_parts(order.add(head), level_end - head) };
+                let at_d = LevelBits::of(level, n);
                 for (v, list) in ins.lists(0..n).enumerate() {
                     let dv = unsafe { *depth.add(v) };
                     if dv == d {
@@ -177,7 +222,11 @@ impl State {
                     let mut paths = 0.0;
                     for &u in list {
                         unsafe {
-                            if *depth.add(u as usize) == d {
+                            let in_d = match &at_d {
+                                Some(bits) => bits.has(u),
+                                None => *depth.add(u as usize) == d,
+                            };
+                            if in_d {
                                 paths += *sigma.add(u as usize);
                             }
                         }
@@ -265,11 +314,16 @@ impl State {
                 let next = starts
                     .get(level + 2)
                     .map_or(&reached[..0], |&end| &reached[starts[level + 1]..end]);
+                let at_level = LevelBits::of(vertices, n);
                 for &w in next {
                     let share = unsafe { (1.0 + *delta.add(w as usize)) / *sigma.add(w as usize) };
                     for &u in ins.of(w as usize) {
                         unsafe {
-                            if *depth.add(u as usize) == level as u32 {
+                            let in_level = match &at_level {
+                                Some(bits) => bits.has(u),
+                                None => *depth.add(u as usize) == level as u32,
+                            };
+                            if in_level {
                                 *delta.add(u as usize) += share;
                             }
                         }
