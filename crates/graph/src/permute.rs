@@ -152,7 +152,17 @@ fn check_permutation(new_id: &[u32], n: usize) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{gen, BuildOptions};
+    use crate::{gen, BuildOptions, Graph};
+
+    /// `v`'s arcs in `g` with their targets renamed by `new_id`, sorted (target, weight).
+    fn renamed_arcs(g: &Graph, new_id: &[u32], v: u32) -> Vec<(u32, u32)> {
+        let mut arcs: Vec<(u32, u32)> = g
+            .out_edges(v)
+            .map(|(t, w)| (new_id[t as usize], w))
+            .collect();
+        arcs.sort_unstable();
+        arcs
+    }
 
     #[test]
     fn permuting_keeps_every_arc_and_weight() {
@@ -162,13 +172,8 @@ mod tests {
         let p = g.permuted(&new_id).unwrap();
         assert_eq!(p.num_edges(), g.num_edges());
         for v in 0..n {
-            let mut want: Vec<(u32, u32)> = g
-                .out_edges(v)
-                .map(|(t, w)| (new_id[t as usize], w))
-                .collect();
-            want.sort_unstable();
             let got: Vec<(u32, u32)> = p.out_edges(new_id[v as usize]).collect();
-            assert_eq!(got, want);
+            assert_eq!(got, renamed_arcs(&g, &new_id, v));
         }
     }
 
@@ -205,11 +210,7 @@ mod tests {
             g.permuted_arcs(&new_id).unwrap(),
         );
         for v in 0..n {
-            let mut want: Vec<(u32, u32)> = g
-                .out_edges(v)
-                .map(|(t, w)| (new_id[t as usize], w))
-                .collect();
-            want.sort_unstable();
+            let want = renamed_arcs(&g, &new_id, v);
             let p = new_id[v as usize];
             assert_eq!(full.out_edges(p).collect::<Vec<_>>(), want);
             let targets: Vec<u32> = want.iter().map(|a| a.0).collect();

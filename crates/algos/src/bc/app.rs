@@ -159,10 +159,7 @@ impl App for Bc {
     ) -> Result<Prepared, AppError> {
         let sources = sources_of(source, values)?;
         let g = source.graph();
-        let direction = match method.name {
-            "push" => Direction::Push,
-            _ => Direction::Optimizing,
-        };
+        let direction = Direction::of_method(method.name);
         // Checked here, once, rather than in the first run (the answer is kept with the
         // graph): dense levels pull over a symmetric graph's own arcs.
         if direction == Direction::Optimizing
@@ -260,7 +257,7 @@ impl App for Bc {
             })
         });
         // What the sources ran on (`auto` resolved).
-        let (layout, queues) = (out.layout.name(), config.queues.name());
+        let (layout, queues) = (out.layout().name(), config.queues.name());
         json!({
             // bc's own work distribution in place of a scheduler.
             "scheduler": format!("bc-{queues}"),

@@ -24,6 +24,7 @@ use super::engine::{EngineRun, EDGES, LEVELS, PULLED_LEVELS};
 use super::scaled_counts::needs_scaled_counts;
 use super::successors::Successors;
 use crate::in_edges::InEdges;
+use ordo_exec::frontier::Bitmap;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::Ordering::Relaxed;
@@ -88,7 +89,7 @@ pub(super) fn run(
 /// 445 -> 421; where the depths fit in the cache, building the bitmap costs more than it saves
 /// (Enron, 8 sources, 9.09 -> 9.67 ms), so only graphs whose depths exceed [`CACHED_DEPTHS`]
 /// get one.
-struct LevelBits(Vec<u64>);
+struct LevelBits(Bitmap);
 
 /// Depth arrays of more bytes than this get [`LevelBits`]: about a core's L2 cache (1 MiB on
 /// this project's VMs).
@@ -102,10 +103,9 @@ impl LevelBits {
         if n * std::mem::size_of::<u32>() <= CACHED_DEPTHS && !cfg!(test) {
             return None;
         }
-        let mut bits = vec![0u64; n.div_ceil(64)];
-        for &u in level {
-            bits[u as usize / 64] |= 1 << (u % 64);
-        }
+        let bits = Bitmap::new(n);
+        // One thread: no other writer.
+        level.iter().for_each(|&u| bits.set_owned(u as usize));
         Some(LevelBits(bits))
     }
 
@@ -115,8 +115,8 @@ impl LevelBits {
     /// `u` is below the `n` the bitmap was made for.
     #[inline(always)]
     unsafe fn has(&self, u: u32) -> bool {
-        // SAFETY: the caller's promise: `u / 64 < n.div_ceil(64)`.
-        unsafe { *self.0.get_unchecked(u as usize / 64) >> (u % 64) & 1 != 0 }
+        // SAFETY: the caller's promise: the bitmap has `n` bits.
+        unsafe { self.0.get_unchecked(u as usize) }
     }
 }
 

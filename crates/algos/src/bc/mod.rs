@@ -133,11 +133,11 @@ pub enum Direction {
 }
 
 impl Direction {
-    /// The `--algo` method's name.
-    pub fn method(self) -> &'static str {
-        match self {
-            Direction::Push => "push",
-            Direction::Optimizing => "direction",
+    /// The direction of the `--algo` method `name` (`push`, else `direction`).
+    pub fn of_method(name: &str) -> Direction {
+        match name {
+            "push" => Direction::Push,
+            _ => Direction::Optimizing,
         }
     }
 }
@@ -193,12 +193,22 @@ pub struct BcOutput {
     /// `app[FOREIGN_CHUNKS]` chunks from another thread's queue, `app[EDGES]` arcs scanned
     /// forward; thread 0's `app[LEVELS]` the BFS levels, summed over the sources.
     pub report: RunReport,
-    /// The layout the sources ran on ([`Layout::Input`] or [`Layout::Adl`]).
-    pub layout: Layout,
+    /// What ADL cost, when the sources ran on its layout.
     pub adl: Option<AdlCost>,
     pub working_set: Option<WorkingSet>,
     /// Vertices reached, summed over the sources.
     pub reached: u64,
+}
+
+impl BcOutput {
+    /// The layout the sources ran on ([`Layout::Input`] or [`Layout::Adl`]): ADL's when it
+    /// has a cost.
+    pub fn layout(&self) -> Layout {
+        match self.adl {
+            Some(_) => Layout::Adl,
+            None => Layout::Input,
+        }
+    }
 }
 
 /// Betweenness summed over `sources` on `cfg.threads` threads.
@@ -295,7 +305,6 @@ pub fn run(
 fn empty_output(g: &Graph, threads: usize) -> BcOutput {
     BcOutput {
         scores: vec![0.0; g.num_nodes()],
-        layout: Layout::Input,
         report: RunReport::from_threads(Duration::ZERO, vec![ThreadStats::default(); threads]),
         adl: None,
         working_set: None,
@@ -329,10 +338,6 @@ fn finish(
     Ok(BcOutput {
         scores: run.scores,
         report,
-        layout: match adl {
-            Some(_) => Layout::Adl,
-            None => Layout::Input,
-        },
         adl,
         working_set,
         reached: run.reached,

@@ -384,7 +384,7 @@ fn check_every_configuration(expect_pulls: impl Fn(&str, Layout) -> bool) {
                             Layout::Auto => Layout::Adl,
                             _ => layout,
                         };
-                        assert_eq!(out.layout, ran, "{at}");
+                        assert_eq!(out.layout(), ran, "{at}");
                         assert_eq!(out.adl.is_some(), ran == Layout::Adl, "{at}");
                         let pulls = optimizing && expect_pulls(name, ran);
                         assert_eq!(pulled > 0, pulls, "{at}: {pulled} levels pulled");
