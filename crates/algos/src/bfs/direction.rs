@@ -36,8 +36,12 @@ pub const SCAN: u64 = 8;
 
 /// Nodes per chunk of a bottom-up step: a multiple of 64, so a worker owns whole bitmap words.
 const BOTTOM_UP_CHUNK: usize = 1024;
-/// Frontier nodes per chunk of a top-down step.
+/// Frontier nodes per chunk of a top-down step (fewer in a frontier too small to give every
+/// worker two such chunks: `Team::chunk_for`).
 const TOP_DOWN_CHUNK: usize = 64;
+/// Frontier nodes a worker below which a top-down level is expanded by one worker
+/// ([`Team::shared_from`]; 16 workers share from 256 nodes).
+const SHARED_PER_WORKER: usize = 64;
 
 struct Shared<'g> {
     g: &'g Graph,
@@ -115,10 +119,10 @@ fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
     let mut scout = s.g.out_degree(source) as u64;
     let mut unexplored = s.g.num_edges() as u64;
     let (mut front, mut next) = (&s.bitmaps[0], &s.bitmaps[1]);
-    // Frontiers below this are expanded by one worker (`run_ahead`): fewer nodes than give
-    // every worker a chunk. A team of one runs ahead too, which spares it a barrier per level
-    // (a 10^7-node path at 1 thread: 245 -> 95 ms; road graphs level).
-    let ahead_limit = TOP_DOWN_CHUNK * team.workers();
+    // Frontiers below this are expanded by one worker (`run_ahead`): too few nodes to pay for
+    // a round (`Team::shared_from`). A team of one runs ahead too, which spares it a barrier
+    // per level (a 10^7-node path at 1 thread: 245 -> 95 ms; road graphs level).
+    let ahead_limit = team.shared_from(SHARED_PER_WORKER);
     while len > 0 {
         if scout > unexplored / ALPHA && scout > n as u64 / SCAN {
             queue_to_bitmap(team, s.queues.input(k), len, front)?;
@@ -187,7 +191,7 @@ fn top_down(
     let frontier = s.queues.input(k).first(len);
     let level = &s.level[..];
     let mut out = QueueWriter::new(s.queues.output(k));
-    let found = team.for_chunks(len, TOP_DOWN_CHUNK, |r| {
+    let found = team.for_chunks(len, team.chunk_for(len, TOP_DOWN_CHUNK), |r| {
         c.stats.tasks += r.len() as u64;
         let mut found = 0;
         for u in &frontier[r] {

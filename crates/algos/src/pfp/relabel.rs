@@ -25,7 +25,8 @@
 //! frontiers stay small, are unchanged (session 23, interleaved).
 //!
 //! One thread runs the same searches without chunks or compare-and-swaps (`relabel_alone`). A
-//! team hands frontiers below a chunk per worker to worker 0, which expands them alone, level
+//! team hands frontiers too small to pay for a round (`Team::shared_from`) to worker 0, which
+//! expands them alone, level
 //! after level, while the others wait in one collective (`run_ahead`; the exec README's
 //! protocol, item 5): a 10^7-node path at 2 threads, one level per node, took 7.2 s of
 //! barriers against 0.65 s at 1 thread.
@@ -42,7 +43,8 @@ use std::sync::atomic::Ordering::Relaxed;
 
 /// Not labelled yet, during a relabel (no label reaches it: labels are at most 2n, n < 2^31).
 const UNSEEN: u32 = u32::MAX;
-/// Frontier nodes per chunk of a step.
+/// Frontier nodes per chunk of a step (fewer where that leaves workers idle:
+/// `Team::chunk_for`), and per worker below which a step runs on one (`Team::shared_from`).
 const CHUNK: usize = 64;
 /// Nodes per chunk of a bottom-up step.
 const BOTTOM_UP_CHUNK: usize = 1024;
@@ -161,8 +163,9 @@ fn search<W: Word>(
     // Arcs of the nodes not labelled yet, about (only large frontiers are subtracted).
     let mut unexplored = head.len() as u64;
     let (mut len, mut label) = (1, base + 1);
-    // Frontiers below a chunk per worker are expanded by worker 0 alone (`run_ahead`).
-    let ahead_limit = CHUNK * team.workers();
+    // Frontiers too small to pay for a round are expanded by worker 0 alone (`run_ahead`;
+    // `Team::shared_from`, as BFS's: 16 workers share from 256 nodes).
+    let ahead_limit = team.shared_from(CHUNK);
     while len > 0 {
         if len < ahead_limit {
             // Every worker has the same `len` (a collective's): all come here.
@@ -217,7 +220,7 @@ fn search<W: Word>(
                 found
             })?
         } else {
-            team.for_chunks(len, CHUNK, |r| {
+            team.for_chunks(len, team.chunk_for(len, CHUNK), |r| {
                 let mut found = 0;
                 for y in &frontier[r] {
                     for a in net.arcs(y.load(Relaxed)) {

@@ -52,7 +52,8 @@ pub const FUSION_LIMIT: usize = 1000;
 /// most `max weight >> shift` buckets later, which is within the ring for every shift the
 /// default rule picks; entries past it wait in the overflow list.
 pub const RING: usize = 1024;
-/// Entries per chunk of a round (GAPBS: 64).
+/// Entries per chunk of a round (GAPBS: 64), fewer in a round too small to give every worker
+/// two (`Team::chunk_for`).
 const CHUNK: usize = 64;
 
 /// "Node `node` was reached at distance `dist`", 8 bytes with 32-bit labels.
@@ -340,7 +341,7 @@ fn search<D: DistLabel, E: Estimate, const SHARED: bool>(
         // below) before the collective that ends it (published.rs).
         frontier.extend((0..s.published.workers()).map(|w| unsafe { s.published.bin(w) }));
         let total = frontier.iter().map(|p| p.len()).sum();
-        let relaxed = team.for_chunks_nowait(total, CHUNK, |r| {
+        let relaxed = team.for_chunks_nowait(total, team.chunk_for(total, CHUNK), |r| {
             for_each_in(&frontier, r, |e| {
                 relax::<D, E, SHARED>(s, e, &mut bins, &mut c)
             })
@@ -421,8 +422,8 @@ fn search_alone<D: DistLabel, E: Estimate>(
 /// next collective: after a round, this worker holds every entry of the ring. Where the front
 /// is a node or two (a path, a road graph's thin stretches) a round per bucket would cost two
 /// collectives per node (a 10^7-node path: 8M rounds, 3.7 s at 2 threads against 0.17 s for
-/// one worker). Stops at the first bucket whose bin holds [`RUN_AHEAD_LIMIT`] entries per
-/// worker (enough for every worker to take a chunk: the next round shares it), when the ring
+/// one worker). Stops at the first bucket whose bin holds enough entries to pay for a round
+/// ([`RUN_AHEAD_LIMIT`], [`Team::shared_from`]: the next round shares it), when the ring
 /// is empty (the overflow is refilled by the team, whose windows must agree), or when a Ctrl-C
 /// is asked for. Returns the bucket it stopped at.
 ///
@@ -436,7 +437,7 @@ fn run_ahead<D: DistLabel, E: Estimate>(
     c: &mut Counts,
     mut cur: u64,
 ) -> u64 {
-    let share = RUN_AHEAD_LIMIT * team.workers();
+    let share = team.shared_from(RUN_AHEAD_LIMIT);
     let mut buckets = 0u64;
     loop {
         let first = first_useful(s, bins, cur);
@@ -456,8 +457,12 @@ fn run_ahead<D: DistLabel, E: Estimate>(
     }
 }
 
-/// Entries per worker in a bucket that ends [`run_ahead`].
-const RUN_AHEAD_LIMIT: usize = CHUNK;
+/// Entries a worker in a bucket that ends [`run_ahead`] ([`Team::shared_from`]: 64 entries
+/// at 2 workers, 128 from 4 on). An entry is a relaxation of a node's arcs, so sharing pays
+/// from fewer of them than of BFS's nodes: on a 16-core Xeon the sweep's best for road graphs
+/// and a grid was 8 entries a worker at 16 workers and 16 at 8 (NY at 16: 3.6 ms against 6.1
+/// with 64 a worker).
+const RUN_AHEAD_LIMIT: usize = 32;
 
 /// Buckets between two looks at the cancel flag in [`search_alone`] and [`run_ahead`].
 const ALONE_CHECK: u64 = 4096;
