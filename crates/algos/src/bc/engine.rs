@@ -54,7 +54,8 @@
 //! written before a barrier, whose Release/Acquire edges make it visible.
 
 use super::lanes::{Lanes, Queues};
-use super::scaled_counts::needs_scaled_counts;
+use super::scaled_counts::{needs_scaled_counts, SCALED_BYTES_PER_NODE};
+use super::scaled_team;
 use super::successors::Successors;
 use crate::in_edges::InEdges;
 use ordo_exec::barrier::{Poisoned, SumBarrier};
@@ -163,6 +164,12 @@ struct Shared<'g> {
     /// The graph's in-edges when dense levels may pull over them (module docs, Dense levels);
     /// `None`: every level pushes (seed 001's method).
     incoming: Option<InEdges<'g>>,
+    /// Whether a thread each may redo sources with scaled counts on arrays of its own
+    /// ([`SCALED_BYTES_PER_NODE`] a node each) within twice the graph's own arrays; else
+    /// (and where there are fewer such sources than threads) the team redoes them one at a
+    /// time on the engine's arrays (scaled_team.rs). A 1000 x 1000 grid: 140 MiB peak at 2
+    /// threads, 257 at 8, about 410 at 16 the per-thread way; 109-112 the team's.
+    scaled_per_thread_fits: bool,
     /// What thread 0's run-ahead found, for the others to read after the barrier that ends it:
     /// the arcs of the last level it found and of every level it found (their vertices'
     /// out-degrees).
@@ -277,7 +284,9 @@ impl Worker<'_, '_> {
         r
     }
 
-    fn run(&mut self, sources: &[u32]) -> Result<(), Poisoned> {
+    /// Runs the sources; returns those left for the team's scaled counts (alike on every
+    /// thread; none where in-edges are not at hand: this thread ran its share itself).
+    fn run(&mut self, sources: &[u32]) -> Result<Vec<u32>, Poisoned> {
         self.s.lanes.begin_step(self.tid, self.step);
         // The sources whose path counts overflowed (alike on every thread).
         let mut deferred = Vec::new();
@@ -292,7 +301,7 @@ impl Worker<'_, '_> {
             }
             self.barrier_sum(0)?;
             if self.s.stop.load(Relaxed) {
-                return Ok(());
+                return Ok(Vec::new());
             }
             let root = (self.tid == 0).then_some(src);
             // SAFETY: between two barriers, no thread reads the lanes in this step.
@@ -321,9 +330,20 @@ impl Worker<'_, '_> {
             self.reached += unsafe { self.s.lanes.log(self.tid).len() } as u64;
             self.touched += self.marks.end_source();
         }
-        // One deferred source per thread at a time, each on arrays of its own, its
-        // dependencies added with compare-and-swap (another thread may add to the same node).
         let threads = self.s.threads;
+        let per_thread = self.s.scaled_per_thread_fits && deferred.len() >= threads;
+        if self.s.incoming.is_some() && !per_thread {
+            // The team runs them once the threads have joined (scaled_team.rs), on these
+            // arrays: clear what this lane's last source left in them.
+            if !deferred.is_empty() {
+                self.reset();
+            }
+            return Ok(deferred);
+        }
+        // One deferred source per thread at a time, each on arrays of its own, its
+        // dependencies added with compare-and-swap (another thread may add to the same node):
+        // without in-edges, or where every thread has a source and their arrays fit
+        // (`scaled_per_thread_fits`).
         for &src in deferred.iter().skip(self.tid).step_by(threads) {
             if self.s.cancel.is_some_and(|c| c.load(Relaxed)) {
                 // Read after the threads join: the run reports its cancellation.
@@ -334,7 +354,7 @@ impl Worker<'_, '_> {
                 add(&self.s.score[u as usize], x, self.s.alone)
             });
         }
-        Ok(())
+        Ok(Vec::new())
     }
 
     /// Expands level after level from `src`; returns the number of non-empty levels.
@@ -739,6 +759,7 @@ pub(super) fn run<'g>(
         score: (0..n).map(|_| AtomicU64::new(0)).collect(),
         successors: Successors::new(g.num_edges()),
         incoming,
+        scaled_per_thread_fits: threads * SCALED_BYTES_PER_NODE * n <= 2 * graph_bytes(g),
         ahead_arcs: [AtomicU64::new(0), AtomicU64::new(0)],
         alone: threads == 1,
         threads,
@@ -765,11 +786,28 @@ pub(super) fn run<'g>(
                 huge: false,
                 pulled: Vec::new(),
             };
-            let _poisoned = w.run(sources);
-            (w.stats, w.touched, w.reached)
+            let deferred = w.run(sources).unwrap_or_default();
+            (w.stats, w.touched, w.reached, deferred)
         },
         || shared.barrier.poison(),
     )?;
+    let mut time = time;
+    let mut cancelled = shared.stop.load(Relaxed);
+    if let (Some(incoming), Some(first)) = (shared.incoming, results.first()) {
+        if !first.3.is_empty() && !cancelled {
+            let arrays = scaled_team::Arrays {
+                depth: &shared.depth,
+                mantissa: &shared.sigma,
+                scale: &shared.delta,
+                score: &shared.score,
+            };
+            match scaled_team::run(g, incoming, &first.3, &arrays, cfg) {
+                Ok(t) => time += t,
+                Err(ExecError::Cancelled(_)) => cancelled = true,
+                Err(e) => return Err(e),
+            }
+        }
+    }
     let discovery_order = match ec.phases {
         Phases::ForwardOnly => discovery_order(&shared.lanes),
         Phases::Brandes => Vec::new(),
@@ -781,8 +819,14 @@ pub(super) fn run<'g>(
         touched: results.iter().map(|r| r.1).collect(),
         reached: results.iter().map(|r| r.2).sum(),
         discovery_order,
-        cancelled: shared.stop.load(Relaxed),
+        cancelled,
     })
+}
+
+/// The bytes of `g`'s CSR arrays (offsets, targets, weights).
+fn graph_bytes(g: &Graph) -> usize {
+    let arcs = g.num_edges();
+    8 * (g.num_nodes() + 1) + 4 * arcs + g.weights().map_or(0, |_| 4 * arcs)
 }
 
 /// The last source's vertices sorted by (depth, discovering thread, time discovered).

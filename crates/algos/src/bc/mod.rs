@@ -36,7 +36,9 @@
 //! 2^3990 shortest paths on 2000 x 2000) is redone with scaled counts, a mantissa and a
 //! power of two each
 //! ([`dependencies_with_scaled_counts`]), by the kernels and by the oracle alike; before, its
-//! scores were not-a-number (GAPBS's `bc` has the same limit).
+//! scores were not-a-number (GAPBS's `bc` has the same limit). With several threads and
+//! in-edges at hand the team redoes such sources one at a time on the engine's arrays
+//! (`scaled_team.rs`), so their memory does not grow with the threads.
 
 pub mod app;
 
@@ -45,6 +47,7 @@ mod engine;
 mod lanes;
 mod lone;
 mod scaled_counts;
+mod scaled_team;
 mod successors;
 
 pub use brandes::{compare_scores, serial_brandes, TOLERANCE};

@@ -36,13 +36,17 @@ pub(super) fn needs_scaled_counts(sigma: f64) -> bool {
     !sigma.is_finite()
 }
 
+/// The bytes a node of [`dependencies_with_scaled_counts`]'s arrays take (depth, mantissa,
+/// scale, order).
+pub(super) const SCALED_BYTES_PER_NODE: usize = 20;
+
 /// The power of two one step of a count's scale stands for.
 const STEP: i32 = 512;
 
 /// `2^(STEP d)` for a difference of scales `d`: 0 below `-1` (the term is below the
 /// rounding of anything it is added to or compared with).
 #[inline(always)]
-fn scale(d: i32) -> f64 {
+pub(super) fn scale(d: i32) -> f64 {
     match d {
         0 => 1.0,
         -1 => f64::from_bits(((1023 - STEP) as u64) << 52),
@@ -54,7 +58,7 @@ fn scale(d: i32) -> f64 {
 
 /// `(m, k) + (mu, ku)`, normalized (`m < 2^STEP`).
 #[inline(always)]
-fn add_scaled(m: f64, k: i32, mu: f64, ku: i32) -> (f64, i32) {
+pub(super) fn add_scaled(m: f64, k: i32, mu: f64, ku: i32) -> (f64, i32) {
     let (mut sum, mut k) = match k.cmp(&ku) {
         std::cmp::Ordering::Equal => (m + mu, k),
         std::cmp::Ordering::Greater => (m + mu * scale(ku - k), k),

@@ -1,0 +1,207 @@
+//! The sources whose path counts overflowed `f64` (scaled_counts.rs), run one at a time by the
+//! whole team on the engine's arrays, after the other sources.
+//!
+//! **Why.** Run one per thread, each on arrays of its own (`dependencies_with_scaled_counts`),
+//! they cost 20 bytes a node per thread at once: on a 1000 x 1000 grid, whose sources nearly
+//! all overflow, the peak grew by 20 MB a thread (121 MiB at 1 thread, 257 at 8, about 410
+//! at 16, against a 37 MiB graph). Here the team shares one set: the engine's depth, count and
+//! dependency arrays (free once the other sources are done) hold the depth, the mantissa and
+//! the scale, and one queue of `n` ids holds the levels: 109-115 MiB at 2 to 16 threads.
+//!
+//! **When.** The per-thread way has no barrier a level, and on the 2-core VM in its slow
+//! phases (cross-core round trips of 350 ns) the team's was up to 1.4x slower with 16 sources
+//! on the grid at 2 threads (level in the usual phase). So the engine keeps it where every
+//! thread gets a source and the threads' arrays fit within twice the graph's own arrays
+//! (`scaled_per_thread_fits`: the grid at 2 threads), and where in-edges are not at hand (a
+//! directed graph without its transpose, `--algo push`). With fewer such sources than threads
+//! the team is the faster way too: the per-thread way leaves threads idle.
+//!
+//! **Forward**, one pass and one barrier a level: each node `w` of level `d` pulls its count
+//! from its in-neighbours at depth `d - 1` (its own slot: one writer, plain stores) and claims
+//! its unreached out-neighbours for level `d + 1` with a compare-and-swap, appending them to
+//! the queue after level `d` (one loop over a symmetric graph's arcs serves both). **Backward**, level by level from the deepest: each node `u`
+//! pulls `(1 + δ_w) / m_w` from its out-neighbours one level down, as the serial kernel does,
+//! writes its own `(1 + δ_u) / m_u` and adds `δ_u` to its score (one writer per node; sources
+//! run one after the other and the engine's threads have joined: plain stores). Then the
+//! source's nodes are unvisited again.
+//!
+//! Orderings: Relaxed throughout; a level's counts and depths are read only after the barrier
+//! that ends the pass that wrote them (the team's `for_chunks`).
+
+use super::scaled_counts::{add_scaled, scale};
+use crate::in_edges::InEdges;
+use ordo_exec::frontier::{Queue, QueueWriter};
+use ordo_exec::{run_team, ExecConfig, ExecError, Stopped, Team};
+use ordo_graph::Graph;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// Nodes per chunk of a level (fewer where a level is small: `Team::chunk_for`).
+const CHUNK: usize = 64;
+
+/// The engine's arrays, lent for the scaled counts: every `depth` unvisited on entry, and
+/// again on return.
+pub(super) struct Arrays<'a> {
+    pub depth: &'a [AtomicU32],
+    /// The count's mantissa (f64 bits), then `(1 + δ) / m` once the node is done.
+    pub mantissa: &'a [AtomicU64],
+    /// The count's scale (an `i32` in the low bits).
+    pub scale: &'a [AtomicU64],
+    /// The scores the dependencies are added to (f64 bits).
+    pub score: &'a [AtomicU64],
+}
+
+/// Adds every source's dependencies to `a.score`, the team taking the sources one at a time;
+/// returns the time the team ran.
+pub(super) fn run(
+    g: &Graph,
+    incoming: InEdges,
+    sources: &[u32],
+    a: &Arrays,
+    cfg: &ExecConfig,
+) -> Result<Duration, ExecError> {
+    let order = Queue::new(g.num_nodes());
+    let (_, time) = run_team(cfg, |team| {
+        for &src in sources {
+            source(g, incoming, src, a, &order, team)?;
+        }
+        Ok(())
+    })?;
+    Ok(time)
+}
+
+fn f(a: &AtomicU64) -> f64 {
+    f64::from_bits(a.load(Relaxed))
+}
+
+fn set_f(a: &AtomicU64, x: f64) {
+    a.store(x.to_bits(), Relaxed);
+}
+
+fn k(a: &AtomicU64) -> i32 {
+    a.load(Relaxed) as u32 as i32
+}
+
+fn set_k(a: &AtomicU64, k: i32) {
+    a.store(k as u32 as u64, Relaxed);
+}
+
+/// One source's dependencies (the SPMD body for one source).
+fn source(
+    g: &Graph,
+    incoming: InEdges,
+    src: u32,
+    a: &Arrays,
+    order: &Queue,
+    team: &Team,
+) -> Result<(), Stopped> {
+    const UNVISITED: u32 = u32::MAX;
+    if team.worker() == 0 {
+        order.fill([src]);
+        a.depth[src as usize].store(0, Relaxed);
+        set_f(&a.mantissa[src as usize], 1.0);
+        set_k(&a.scale[src as usize], 0);
+    }
+    team.barrier()?;
+    // Level d is order[bounds[d]..bounds[d + 1]] (alike on every worker: from collectives).
+    let mut bounds = vec![0, 1];
+    let (depth, mantissa, scales) = (a.depth, a.mantissa, a.scale);
+    // The in-edges are the graph's own arcs (a symmetric graph): one loop serves both.
+    let fused = std::ptr::eq(incoming.csr().1, g.targets());
+    for d in 0u32.. {
+        let (lo, hi) = (bounds[d as usize], bounds[d as usize + 1]);
+        let level = &order.first(hi)[lo..];
+        let mut out = QueueWriter::new(order);
+        let found = team.for_chunks(level.len(), team.chunk_for(level.len(), CHUNK), |r| {
+            let mut found = 0;
+            for w in &level[r] {
+                let w = w.load(Relaxed);
+                if fused {
+                    // One pass over the arcs: in-neighbours one level up, out-neighbours
+                    // unreached (the same list on a symmetric graph).
+                    let (mut m, mut kw) = (0.0, 0);
+                    for &x in g.neighbors(w) {
+                        let slot = &depth[x as usize];
+                        let dx = slot.load(Relaxed);
+                        if d > 0 && dx == d - 1 {
+                            let x = x as usize;
+                            (m, kw) = add_scaled(m, kw, f(&mantissa[x]), k(&scales[x]));
+                        } else if dx == UNVISITED
+                            && slot
+                                .compare_exchange(UNVISITED, d + 1, Relaxed, Relaxed)
+                                .is_ok()
+                        {
+                            out.push(x);
+                            found += 1;
+                        }
+                    }
+                    if d > 0 {
+                        set_f(&mantissa[w as usize], m);
+                        set_k(&scales[w as usize], kw);
+                    }
+                    continue;
+                }
+                if d > 0 {
+                    let (mut m, mut kw) = (0.0, 0);
+                    for &u in incoming.of(w as usize) {
+                        let u = u as usize;
+                        if depth[u].load(Relaxed) == d - 1 {
+                            (m, kw) = add_scaled(m, kw, f(&mantissa[u]), k(&scales[u]));
+                        }
+                    }
+                    set_f(&mantissa[w as usize], m);
+                    set_k(&scales[w as usize], kw);
+                }
+                for &x in g.neighbors(w) {
+                    let slot = &depth[x as usize];
+                    if slot.load(Relaxed) == UNVISITED
+                        && slot
+                            .compare_exchange(UNVISITED, d + 1, Relaxed, Relaxed)
+                            .is_ok()
+                    {
+                        out.push(x);
+                        found += 1;
+                    }
+                }
+            }
+            out.flush();
+            found
+        })?;
+        if found == 0 {
+            break;
+        }
+        bounds.push(hi + found as usize);
+    }
+    // Backward from the deepest level to level 1 (the source adds nothing).
+    for d in (1..bounds.len() - 1).rev() {
+        let level = &order.first(bounds[d + 1])[bounds[d]..];
+        let below = d as u32 + 1;
+        team.for_chunks(level.len(), team.chunk_for(level.len(), CHUNK), |r| {
+            for u in &level[r] {
+                let u = u.load(Relaxed) as usize;
+                let (mu, ku) = (f(&mantissa[u]), k(&scales[u]));
+                let mut acc = 0.0;
+                for &w in g.neighbors(u as u32) {
+                    let w = w as usize;
+                    if depth[w].load(Relaxed) == below {
+                        // Done: its slot holds `(1 + δ_w) / m_w`.
+                        acc += f(&mantissa[w]) * scale(ku - k(&scales[w]));
+                    }
+                }
+                let delta = mu * acc;
+                set_f(&mantissa[u], (1.0 + delta) / mu);
+                set_f(&a.score[u], f(&a.score[u]) + delta);
+            }
+            0
+        })?;
+    }
+    // Unvisited again for the next source (and the engine's arrays as lent).
+    let reached = order.first(*bounds.last().expect("level 0"));
+    team.for_chunks(reached.len(), 4096, |r| {
+        for v in &reached[r] {
+            depth[v.load(Relaxed) as usize].store(UNVISITED, Relaxed);
+        }
+        0
+    })?;
+    Ok(())
+}
