@@ -168,7 +168,7 @@ struct Shared<'g> {
     /// ([`SCALED_BYTES_PER_NODE`] a node each) within twice the graph's own arrays; else
     /// (and where there are fewer such sources than threads) the team redoes them one at a
     /// time on the engine's arrays (scaled_team.rs). A 1000 x 1000 grid: 140 MiB peak at 2
-    /// threads, 257 at 8, about 410 at 16 the per-thread way; 109-112 the team's.
+    /// threads, 257 at 8, about 410 at 16 the per-thread way; 111-115 the team's.
     scaled_per_thread_fits: bool,
     /// What thread 0's run-ahead found, for the others to read after the barrier that ends it:
     /// the arcs of the last level it found and of every level it found (their vertices'

@@ -6,7 +6,7 @@
 //! all overflow, the peak grew by 20 MB a thread (121 MiB at 1 thread, 257 at 8, about 410
 //! at 16, against a 37 MiB graph). Here the team shares one set: the engine's depth, count and
 //! dependency arrays (free once the other sources are done) hold the depth, the mantissa and
-//! the scale, and one queue of `n` ids holds the levels: 109-115 MiB at 2 to 16 threads.
+//! the scale, and one queue of `n` ids holds the levels: 111-115 MiB at 4 to 16 threads.
 //!
 //! **When.** The per-thread way has no barrier a level, and on the 2-core VM in its slow
 //! phases (cross-core round trips of 350 ns) the team's was up to 1.4x slower with 16 sources
