@@ -64,7 +64,7 @@ use ordo_graph::Graph;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
-const UNVISITED: u32 = u32::MAX;
+pub(super) const UNVISITED: u32 = u32::MAX;
 
 /// Application counters in [`ThreadStats::app`].
 pub const FOREIGN_CHUNKS: usize = 0;
@@ -119,16 +119,16 @@ pub(super) struct EngineRun {
 }
 
 /// f64 values in `AtomicU64` bits.
-fn load(a: &AtomicU64) -> f64 {
+pub(super) fn load(a: &AtomicU64) -> f64 {
     f64::from_bits(a.load(Relaxed))
 }
 
-fn store(a: &AtomicU64, x: f64) {
+pub(super) fn store(a: &AtomicU64, x: f64) {
     a.store(x.to_bits(), Relaxed);
 }
 
 /// Adds `x`; `alone`: no other thread writes `a` in this step, so no read-modify-write.
-fn add(a: &AtomicU64, x: f64, alone: bool) {
+pub(super) fn add(a: &AtomicU64, x: f64, alone: bool) {
     if alone {
         return store(a, load(a) + x);
     }
@@ -144,7 +144,7 @@ fn add(a: &AtomicU64, x: f64, alone: bool) {
 
 /// Moves an unvisited `depth` to `level`: `Ok` for the thread that did, else the depth another
 /// thread set first. `alone`: no other thread writes it in this step (no compare-and-swap).
-fn claim(depth: &AtomicU32, level: u32, alone: bool) -> Result<(), u32> {
+pub(super) fn claim(depth: &AtomicU32, level: u32, alone: bool) -> Result<(), u32> {
     if alone {
         depth.store(level, Relaxed);
         return Ok(());
@@ -285,7 +285,8 @@ impl Worker<'_, '_> {
     }
 
     /// Runs the sources; returns those left for the team's scaled counts (alike on every
-    /// thread; none where in-edges are not at hand: this thread ran its share itself).
+    /// thread; none where this thread redid its share of them itself: no in-edges, or
+    /// `scaled_per_thread_fits` and a source for every thread).
     fn run(&mut self, sources: &[u32]) -> Result<Vec<u32>, Poisoned> {
         self.s.lanes.begin_step(self.tid, self.step);
         // The sources whose path counts overflowed (alike on every thread).
@@ -793,15 +794,16 @@ pub(super) fn run<'g>(
     )?;
     let mut time = time;
     let mut cancelled = shared.stop.load(Relaxed);
-    if let (Some(incoming), Some(first)) = (shared.incoming, results.first()) {
-        if !first.3.is_empty() && !cancelled {
+    // Every thread returned the same sources for the team (Worker::run).
+    if let (Some(incoming), Some((_, _, _, deferred))) = (shared.incoming, results.first()) {
+        if !deferred.is_empty() && !cancelled {
             let arrays = scaled_team::Arrays {
                 depth: &shared.depth,
                 mantissa: &shared.sigma,
                 scale: &shared.delta,
                 score: &shared.score,
             };
-            match scaled_team::run(g, incoming, &first.3, &arrays, cfg) {
+            match scaled_team::run(g, incoming, deferred, &arrays, cfg) {
                 Ok(t) => time += t,
                 Err(ExecError::Cancelled(_)) => cancelled = true,
                 Err(e) => return Err(e),

@@ -10,16 +10,18 @@
 //!
 //! **When.** The per-thread way has no barrier a level, and on the 2-core VM in its slow
 //! phases (cross-core round trips of 350 ns) the team's was up to 1.4x slower with 16 sources
-//! on the grid at 2 threads (level in the usual phase). So the engine keeps it where every
-//! thread gets a source and the threads' arrays fit within twice the graph's own arrays
-//! (`scaled_per_thread_fits`: the grid at 2 threads), and where in-edges are not at hand (a
-//! directed graph without its transpose, `--algo push`). With fewer such sources than threads
-//! the team is the faster way too: the per-thread way leaves threads idle.
+//! on the grid at 2 threads (level in the usual phase; one loop over a symmetric graph's arcs
+//! for both the pull and the claims did not change that, and was not kept). So the engine
+//! keeps the per-thread way where every thread gets a source and the threads' arrays fit
+//! within twice the graph's own arrays (`scaled_per_thread_fits`: the grid at 2 threads), and
+//! where in-edges are not at hand (a directed graph without its transpose, `--algo push`).
+//! With fewer such sources than threads the team is the faster way too: the per-thread way
+//! leaves threads idle.
 //!
 //! **Forward**, one pass and one barrier a level: each node `w` of level `d` pulls its count
 //! from its in-neighbours at depth `d - 1` (its own slot: one writer, plain stores) and claims
 //! its unreached out-neighbours for level `d + 1` with a compare-and-swap, appending them to
-//! the queue after level `d` (one loop over a symmetric graph's arcs serves both). **Backward**, level by level from the deepest: each node `u`
+//! the queue after level `d`. **Backward**, level by level from the deepest: each node `u`
 //! pulls `(1 + δ_w) / m_w` from its out-neighbours one level down, as the serial kernel does,
 //! writes its own `(1 + δ_u) / m_u` and adds `δ_u` to its score (one writer per node; sources
 //! run one after the other and the engine's threads have joined: plain stores). Then the
@@ -28,6 +30,7 @@
 //! Orderings: Relaxed throughout; a level's counts and depths are read only after the barrier
 //! that ends the pass that wrote them (the team's `for_chunks`).
 
+use super::engine::{add, claim, load, store, UNVISITED};
 use super::scaled_counts::{add_scaled, scale};
 use crate::in_edges::InEdges;
 use ordo_exec::frontier::{Queue, QueueWriter};
@@ -70,14 +73,7 @@ pub(super) fn run(
     Ok(time)
 }
 
-fn f(a: &AtomicU64) -> f64 {
-    f64::from_bits(a.load(Relaxed))
-}
-
-fn set_f(a: &AtomicU64, x: f64) {
-    a.store(x.to_bits(), Relaxed);
-}
-
+/// A count's scale, from the low bits of its slot.
 fn k(a: &AtomicU64) -> i32 {
     a.load(Relaxed) as u32 as i32
 }
@@ -95,19 +91,16 @@ fn source(
     order: &Queue,
     team: &Team,
 ) -> Result<(), Stopped> {
-    const UNVISITED: u32 = u32::MAX;
     if team.worker() == 0 {
         order.fill([src]);
         a.depth[src as usize].store(0, Relaxed);
-        set_f(&a.mantissa[src as usize], 1.0);
+        store(&a.mantissa[src as usize], 1.0);
         set_k(&a.scale[src as usize], 0);
     }
     team.barrier()?;
     // Level d is order[bounds[d]..bounds[d + 1]] (alike on every worker: from collectives).
     let mut bounds = vec![0, 1];
     let (depth, mantissa, scales) = (a.depth, a.mantissa, a.scale);
-    // The in-edges are the graph's own arcs (a symmetric graph): one loop serves both.
-    let fused = std::ptr::eq(incoming.csr().1, g.targets());
     for d in 0u32.. {
         let (lo, hi) = (bounds[d as usize], bounds[d as usize + 1]);
         let level = &order.first(hi)[lo..];
@@ -116,49 +109,20 @@ fn source(
             let mut found = 0;
             for w in &level[r] {
                 let w = w.load(Relaxed);
-                if fused {
-                    // One pass over the arcs: in-neighbours one level up, out-neighbours
-                    // unreached (the same list on a symmetric graph).
-                    let (mut m, mut kw) = (0.0, 0);
-                    for &x in g.neighbors(w) {
-                        let slot = &depth[x as usize];
-                        let dx = slot.load(Relaxed);
-                        if d > 0 && dx == d - 1 {
-                            let x = x as usize;
-                            (m, kw) = add_scaled(m, kw, f(&mantissa[x]), k(&scales[x]));
-                        } else if dx == UNVISITED
-                            && slot
-                                .compare_exchange(UNVISITED, d + 1, Relaxed, Relaxed)
-                                .is_ok()
-                        {
-                            out.push(x);
-                            found += 1;
-                        }
-                    }
-                    if d > 0 {
-                        set_f(&mantissa[w as usize], m);
-                        set_k(&scales[w as usize], kw);
-                    }
-                    continue;
-                }
                 if d > 0 {
                     let (mut m, mut kw) = (0.0, 0);
                     for &u in incoming.of(w as usize) {
                         let u = u as usize;
                         if depth[u].load(Relaxed) == d - 1 {
-                            (m, kw) = add_scaled(m, kw, f(&mantissa[u]), k(&scales[u]));
+                            (m, kw) = add_scaled(m, kw, load(&mantissa[u]), k(&scales[u]));
                         }
                     }
-                    set_f(&mantissa[w as usize], m);
+                    store(&mantissa[w as usize], m);
                     set_k(&scales[w as usize], kw);
                 }
                 for &x in g.neighbors(w) {
                     let slot = &depth[x as usize];
-                    if slot.load(Relaxed) == UNVISITED
-                        && slot
-                            .compare_exchange(UNVISITED, d + 1, Relaxed, Relaxed)
-                            .is_ok()
-                    {
+                    if slot.load(Relaxed) == UNVISITED && claim(slot, d + 1, false).is_ok() {
                         out.push(x);
                         found += 1;
                     }
@@ -179,18 +143,19 @@ fn source(
         team.for_chunks(level.len(), team.chunk_for(level.len(), CHUNK), |r| {
             for u in &level[r] {
                 let u = u.load(Relaxed) as usize;
-                let (mu, ku) = (f(&mantissa[u]), k(&scales[u]));
+                let (mu, ku) = (load(&mantissa[u]), k(&scales[u]));
                 let mut acc = 0.0;
                 for &w in g.neighbors(u as u32) {
                     let w = w as usize;
                     if depth[w].load(Relaxed) == below {
                         // Done: its slot holds `(1 + δ_w) / m_w`.
-                        acc += f(&mantissa[w]) * scale(ku - k(&scales[w]));
+                        acc += load(&mantissa[w]) * scale(ku - k(&scales[w]));
                     }
                 }
                 let delta = mu * acc;
-                set_f(&mantissa[u], (1.0 + delta) / mu);
-                set_f(&a.score[u], f(&a.score[u]) + delta);
+                store(&mantissa[u], (1.0 + delta) / mu);
+                // One writer per node, the engine's threads joined: no read-modify-write.
+                add(&a.score[u], delta, true);
             }
             0
         })?;

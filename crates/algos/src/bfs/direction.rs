@@ -37,7 +37,7 @@ pub const SCAN: u64 = 8;
 /// Nodes per chunk of a bottom-up step: a multiple of 64, so a worker owns whole bitmap words.
 const BOTTOM_UP_CHUNK: usize = 1024;
 /// Frontier nodes per chunk of a top-down step (fewer in a frontier too small to give every
-/// worker two such chunks: `Team::chunk_for`).
+/// worker one such chunk: `Team::chunk_for`).
 const TOP_DOWN_CHUNK: usize = 64;
 /// Frontier nodes a worker below which a top-down level is expanded by one worker
 /// ([`Team::shared_from`]; 16 workers share from 256 nodes).

@@ -53,7 +53,7 @@ pub const FUSION_LIMIT: usize = 1000;
 /// default rule picks; entries past it wait in the overflow list.
 pub const RING: usize = 1024;
 /// Entries per chunk of a round (GAPBS: 64), fewer in a round too small to give every worker
-/// two (`Team::chunk_for`).
+/// one (`Team::chunk_for`).
 const CHUNK: usize = 64;
 
 /// "Node `node` was reached at distance `dist`", 8 bytes with 32-bit labels.
