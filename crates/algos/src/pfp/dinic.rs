@@ -36,9 +36,12 @@ pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
             let x = path.last().map_or(s, |&a| net.head[a]) as usize;
             if x == t as usize {
                 let push = path.iter().map(|&a| res[a]).min().unwrap_or(0);
+                let mut u = s;
                 for &a in &path {
+                    let v = net.head[a];
                     res[a] -= push;
-                    res[net.rev[a] as usize] += push;
+                    res[net.reverse(a, u, v)] += push;
+                    u = v;
                 }
                 flow += push;
                 // Back up to the first saturated arc.
@@ -59,13 +62,11 @@ pub fn dinic(net: &Network, s: u32, t: u32) -> u64 {
                 path.push(current[x]);
             } else {
                 // Dead end: retreat and skip the arc that led here.
-                match path.pop() {
-                    Some(a) => {
-                        let from = net.head[net.rev[a] as usize] as usize;
-                        current[from] += 1;
-                    }
-                    None => break,
+                if path.pop().is_none() {
+                    break;
                 }
+                let from = path.last().map_or(s, |&a| net.head[a]) as usize;
+                current[from] += 1;
             }
         }
     }

@@ -156,19 +156,32 @@ struct State<'n, W> {
     t: u32,
 }
 
+/// `n` values made by `make`, written into memory now. A loop that fills a new block with
+/// zeros is compiled to `calloc`, which leaves fresh pages unwritten: the first round then
+/// read them as the shared zero page and faulted again to write them, each fault flushing the
+/// other workers' TLBs (a process's first run on a 1000x1000 grid at 2 threads: 51 against 37
+/// ms later, once the network no longer freed a block of already-written pages for them).
+/// Hiding the block's address from the optimizer keeps the fill.
+fn written<T>(n: usize, make: impl Fn() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    std::hint::black_box(v.as_mut_ptr());
+    v.extend((0..n).map(|_| make()));
+    v
+}
+
 impl<'n, W: Word> State<'n, W> {
     /// Residual capacities `res`, every node at label 0 with no excess.
     fn new(net: &'n Network<'n>, res: Vec<W>, s: u32, t: u32) -> Self {
         let n = net.num_nodes();
         // Written here rather than taken zeroed from the allocator: the first round reads
         // every node's excess and label, and untouched zero pages would fault inside the
-        // timed run (they used to land on pages the network's build had freed).
+        // timed run (`written`).
         State {
             net,
             res,
-            excess: (0..n).map(|_| W::new(0)).collect(),
-            height: (0..n).map(|_| AtomicU32::new(0)).collect(),
-            levels: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            excess: written(n, || W::new(0)),
+            height: written(n, || AtomicU32::new(0)),
+            levels: written(n, || AtomicU32::new(0)),
             top: AtomicU32::new(0),
             s,
             t,
@@ -241,7 +254,8 @@ impl<'n, W: Word> State<'n, W> {
         let net = self.net;
         // Slices taken once: the network's arrays may be borrowed or owned (`Cow`), and the
         // deref would otherwise test which on every arc.
-        let (head, rev) = (&net.head[..], &net.rev[..]);
+        let rows = net.rows();
+        let head = rows.head;
         // Phase 1 (labels bounded by n) keeps the level counts.
         let gaps = bound as usize <= net.num_nodes();
         let mut e = self.excess[u as usize].read(Relaxed);
@@ -250,7 +264,7 @@ impl<'n, W: Word> State<'n, W> {
             // The lowest neighbour along a residual arc.
             let mut best = None;
             let mut lowest = u32::MAX;
-            for a in net.arcs(u) {
+            for a in rows.arcs(u) {
                 if self.res[a].read(Relaxed) > 0 {
                     let hv = self.height[head[a] as usize].load(Relaxed);
                     if hv < lowest {
@@ -271,7 +285,7 @@ impl<'n, W: Word> State<'n, W> {
                 let v = head[a];
                 let d = e.min(self.res[a].read(Relaxed));
                 self.res[a].sub(d, Relaxed);
-                self.res[rev[a] as usize].add(d, Relaxed);
+                self.res[rows.reverse(a, u, v)].add(d, Relaxed);
                 ctx.count(PUSHES, 1);
                 // Acquire: when this raises v's excess from zero, the task it creates (handed over
                 // through the scheduler) must see the last writes of v's previous owner, which
@@ -458,10 +472,10 @@ fn run_with<W: Word>(
     // Saturate the source's arcs (before any worker exists; Relaxed is enough).
     for a in net.arcs(s) {
         let c = state.res[a].take(Relaxed);
-        state.res[net.rev[a] as usize].add(c, Relaxed);
-        let v = net.head[a] as usize;
-        if v != s as usize {
-            state.excess[v].add(c, Relaxed);
+        let v = net.head[a];
+        state.res[net.reverse(a, s, v)].add(c, Relaxed);
+        if v != s {
+            state.excess[v as usize].add(c, Relaxed);
         }
     }
     let relabeller = relabel::Relabeller::new(n, cfg.threads);
@@ -516,11 +530,11 @@ fn run_with<W: Word>(
     stats.relabels = report.total.app[RELABELS];
     stats.gaps = report.total.app[GAPS];
     let flow = state.excess[t as usize].read(Relaxed);
-    let source_side = net.source_side(t, |a| state.res[a].read(Relaxed));
-    // The node arrays and the relabeller's queues go first; the residuals then become the
-    // flows in place.
+    // The node arrays and the relabeller's queues go first (the cut's search would otherwise
+    // set the peak on top of them); the residuals then become the flows in place.
     drop(relabeller);
     let res = state.into_residuals();
+    let source_side = net.source_side(t, &res);
     Ok(PfpOutput {
         flow,
         goal,

@@ -3,6 +3,13 @@
 //! there are none) and is paired with the arc v -> u in v's CSR row, so a node scans
 //! everything it can push along in one row.
 //!
+//! **Pairs are searched, not stored.** Every row is sorted, so the pair of u -> v is found by
+//! a binary search for u in v's row ([`Rows::reverse`]) where a push or a relabel step needs
+//! it. An array of pairs (4 bytes an arc, as long as the residuals) was the largest thing pfp
+//! held beside the graph: `ordo pfp --no-verify` on a 1000x1000 grid peaked at 2.41x its file
+//! with it. The search reads v's row, which a relabel step reaches anyway through v's label,
+//! and is made only for arcs whose target is still unlabelled, or once a push.
+//!
 //! Antiparallel input arcs share one pair: a symmetric graph (a road network) has two network
 //! arcs per edge, not four, which halves what a discharge and a global relabel scan (Galois'
 //! preflowpush adds a reverse arc only where the input lacks one). The flow on an input arc is
@@ -16,9 +23,12 @@ use std::sync::atomic::Ordering::Relaxed;
 pub struct Network<'g> {
     offsets: Cow<'g, [u64]>,
     pub head: Cow<'g, [u32]>,
-    /// The index of the paired arc (u32: half the bytes a global relabel streams through;
-    /// [`Network::MAX_INPUT_ARCS`] keeps the indices in range).
-    pub rev: Vec<u32>,
+    /// Whether every pair's two arcs have equal capacities ([`Rows::residual_back`]).
+    symmetric: bool,
+    /// Each arc's pair, for a built network (its own arrays already double the input's; a
+    /// directed graph's capacities are not symmetric, and the searches made `ordo pfp` on
+    /// Slashdot 1.37x slower); `None` where the input is the network (module docs).
+    pairs: Option<Vec<u32>>,
     /// Capacity: the sum of the input arcs' weights in this direction (0 where none).
     pub cap: Capacities<'g>,
     /// For each input arc (CSR order), its arc here (`u32::MAX` for self-loops); `None`: the
@@ -77,38 +87,85 @@ fn summed_capacities<'g>(g: &Graph, arc_of_input: &[u32], arcs: usize) -> Capaci
     Capacities::SummedWide(wide)
 }
 
-/// The index of each arc's reverse in CSR rows sorted by target, or `None` if some arc has
-/// none (then the rows are not symmetric).
+/// Calls `f(a, pair)` for every arc `a` of the CSR rows (each sorted by target) in order,
+/// with the index of its reverse; false if some arc has none.
 ///
 /// One cursor per row and no searches: visiting the arcs by source in increasing order asks
 /// each row `v` for its sources `u` in increasing order, which is the row's own order, so the
-/// reverse of the next arc into `v` is always at `v`'s cursor. A search per arc (the first
-/// version) went through a hub's row for each of its arcs: `ordo pfp --no-verify` on a
-/// directed Kronecker 20 (16.7M arcs, rows of up to 10^5) took 10.7 s, 2.8-3.2 s with the
-/// cursors (the kernel 0.1-0.2 s of it), 2.2 s with the in-place build below.
-fn pair_arcs(offsets: &[u64], head: &[u32]) -> Option<Vec<u32>> {
+/// reverse of the next arc into `v` is always at `v`'s cursor. (A search per arc, the first
+/// version, went through a hub's row for each of its arcs: on a directed Kronecker 20 the
+/// pairing took seconds.)
+fn walk_pairs(offsets: &[u64], head: &[u32], mut f: impl FnMut(usize, usize)) -> bool {
     let n = offsets.len() - 1;
     let mut cursor: Vec<u64> = offsets[..n].to_vec();
-    let mut rev = Vec::with_capacity(head.len());
+    let mut a = 0;
     for u in 0..n {
         for &v in &head[offsets[u] as usize..offsets[u + 1] as usize] {
             let (v, at) = (v as usize, cursor[v as usize]);
             if at >= offsets[v + 1] || head[at as usize] as usize != u {
-                return None;
+                return false;
             }
             cursor[v] = at + 1;
-            rev.push(at as u32);
+            f(a, at as usize);
+            a += 1;
         }
     }
-    Some(rev)
+    true
+}
+
+/// A network's rows as plain slices, for loops that take them once (a network's arrays may
+/// be borrowed or owned, and the `Cow`'s deref would test which on every arc).
+#[derive(Clone, Copy)]
+pub(super) struct Rows<'a> {
+    offsets: &'a [u64],
+    pub head: &'a [u32],
+    cap: &'a Capacities<'a>,
+    symmetric: bool,
+    pairs: Option<&'a [u32]>,
+}
+
+impl Rows<'_> {
+    #[inline]
+    pub fn arcs(&self, u: u32) -> std::ops::Range<usize> {
+        self.offsets[u as usize] as usize..self.offsets[u as usize + 1] as usize
+    }
+
+    /// The arc v -> u: the pair of arc `a`, u -> v (module docs): stored for a built network,
+    /// else a binary search of v's sorted row, which holds u.
+    #[inline(always)]
+    pub(super) fn reverse(&self, a: usize, u: u32, v: u32) -> usize {
+        if let Some(pairs) = self.pairs {
+            return pairs[a] as usize;
+        }
+        let row = self.arcs(v);
+        let at = row.start + self.head[row.clone()].partition_point(|&x| x < u);
+        debug_assert_eq!(self.head.get(at), Some(&u), "the pair of {u} -> {v}");
+        at
+    }
+
+    /// The residual capacity of x -> y, the pair of arc `a` (y -> x), while no push runs (a
+    /// global relabel). Where the pairs' capacities are equal (road maps, unit capacities,
+    /// symmetrized graphs) it is `2 cap(a) - res(a)`: a push moves capacity from one arc of a
+    /// pair to the other, so their residuals keep summing to their capacities. That reads
+    /// `a`'s capacity beside its residual, in the row's order, instead of searching x's row and
+    /// reading a residual there: a global relabel on Kronecker 20 (1 thread) took twice as long
+    /// with the search as with the pairing array, and as long with this.
+    #[inline(always)]
+    pub(super) fn residual_back<W: Word>(&self, res: &[W], y: u32, a: usize, x: u32) -> u64 {
+        if self.symmetric {
+            2 * self.cap.get(a) - res[a].read(Relaxed)
+        } else {
+            res[self.reverse(a, y, x)].read(Relaxed)
+        }
+    }
 }
 
 /// A graph's network made once for many runs (the application's preparation: every
 /// `--repeat` and the oracle's Dinic use it) where it is built (on a directed Kronecker 20,
 /// 16.7M arcs, about 2 s that each run and the check repeated). A graph that is its own
-/// network is paired again by each run, as before: keeping the pairing made small road
-/// graphs' runs 1.2-1.27x slower at 1 thread (Luxembourg 3.22 -> 4.10 ms, Seattle 5.06 ->
-/// 6.06, Rome 7.13 -> 8.59; NY level), for a pairing that costs less than that.
+/// network is checked again by each run, as before: keeping the pairing array (when there
+/// was one) made small road graphs' runs 1.2-1.27x slower at 1 thread (Luxembourg 3.22 ->
+/// 4.10 ms, Seattle 5.06 -> 6.06, Rome 7.13 -> 8.59; NY level).
 pub enum Prebuilt {
     Paired,
     Built(Network<'static>),
@@ -143,7 +200,7 @@ impl<'g> Network<'g> {
     ///
     /// A graph that already is such a network (every row sorted, no repeats or self-loops,
     /// every arc's reverse present: road networks, symmetrized graphs) is used as it is, its
-    /// arrays borrowed, and only the pairing is built (the general build below holds both
+    /// arrays borrowed, and only checked (the general build below holds both
     /// ends of every arc while it sorts the rows, and maps input arcs to its own).
     /// Peak of `ordo pfp --no-verify` at 2 threads, with the flows handed out without a copy
     /// of the residuals ([`Network::input_flows`]): 1000x1000 grid 271 -> 136 MB (its file is
@@ -153,7 +210,9 @@ impl<'g> Network<'g> {
     /// huge-paged temporaries); later runs are level. Since the residuals became the flows in
     /// place: 138 -> 107 MiB on the grid, 33.5 -> 27.2 MiB on NY (`ru_maxrss`, `--no-verify`);
     /// since they are 32-bit words where capacities allow (`word.rs`): 89.8 MiB on the grid,
-    /// 24.0 on NY.
+    /// 24.0 on NY; since pairs are searched (module docs) and the cut is found after the node
+    /// arrays are freed: 70.3 MiB on the grid (1.88x its file), 19.4 on NY, 390 on Kronecker
+    /// 20 (1.57x; was 511).
     pub fn new(g: &'g Graph) -> Self {
         Self::check_size(g);
         Self::of_paired_graph(g).unwrap_or_else(|| Self::build(g))
@@ -177,21 +236,28 @@ impl<'g> Network<'g> {
         if !rows_simple {
             return None;
         }
-        let rev = pair_arcs(offsets, head)?;
+        let cap = Capacities::Weights(g.weights());
+        let mut symmetric = true;
+        let paired = walk_pairs(offsets, head, |a, pair| {
+            symmetric &= cap.get(a) == cap.get(pair);
+        });
+        if !paired {
+            return None;
+        }
         Some(Network {
             offsets: Cow::Borrowed(offsets),
             head: Cow::Borrowed(head),
-            rev,
-            cap: Capacities::Weights(g.weights()),
+            symmetric,
+            pairs: None,
+            cap,
             arc_of_input: None,
         })
     }
 
     /// The network of any graph: every input arc u -> v puts v in u's row and u in v's row,
     /// each row sorted without repeats (the undirected view's rows,
-    /// [`ordo_graph::undirected_adjacency`]), so the pair of (u, v) is one row's cursor away
-    /// ([`pair_arcs`]). The capacities are summed afterwards, through each input arc's arc
-    /// here.
+    /// [`ordo_graph::undirected_adjacency`]), so every arc has its pair. The capacities are
+    /// summed afterwards, through each input arc's arc here.
     ///
     /// Memory: the rows at their unmerged size (4 bytes per end of each input arc), then the
     /// pairing, the input arcs' map and the capacities (4 bytes each per arc, 8 where a sum
@@ -204,7 +270,6 @@ impl<'g> Network<'g> {
         // The rows: the graph's undirected simple view, without its weights.
         let (offsets, head, _) = ordo_graph::undirected_adjacency(g, false);
         // Every input arc put each end in the other's row, so the rows are symmetric.
-        let rev = pair_arcs(&offsets, &head).expect("a network's rows are symmetric");
         // Arc indices are below 2 * MAX_INPUT_ARCS < u32::MAX, the self-loops' mark.
         let mut arc_of_input = Vec::with_capacity(g.num_edges());
         for u in 0..n {
@@ -230,10 +295,18 @@ impl<'g> Network<'g> {
             }
         }
         let cap = summed_capacities(g, &arc_of_input, head.len());
+        let (mut symmetric, mut pairs) = (true, Vec::with_capacity(head.len()));
+        let paired = walk_pairs(&offsets, &head, |a, pair| {
+            symmetric &= cap.get(a) == cap.get(pair);
+            pairs.push(pair as u32);
+        });
+        // Every input arc put each end in the other's row.
+        assert!(paired, "a network's rows are paired");
         Network {
             offsets: Cow::Owned(offsets),
             head: Cow::Owned(head),
-            rev,
+            symmetric,
+            pairs: Some(pairs),
             cap,
             arc_of_input: Some(arc_of_input),
         }
@@ -312,6 +385,24 @@ impl<'g> Network<'g> {
         self.row_start(u as usize)..self.row_start(u as usize + 1)
     }
 
+    /// The rows as plain slices ([`Rows`]).
+    #[inline]
+    pub(super) fn rows(&self) -> Rows<'_> {
+        Rows {
+            offsets: &self.offsets,
+            head: &self.head,
+            cap: &self.cap,
+            symmetric: self.symmetric,
+            pairs: self.pairs.as_deref(),
+        }
+    }
+
+    /// The arc v -> u, the pair of arc `a`, u -> v ([`Rows::reverse`]).
+    #[inline]
+    pub(super) fn reverse(&self, a: usize, u: u32, v: u32) -> usize {
+        self.rows().reverse(a, u, v)
+    }
+
     #[cfg(test)]
     /// Hop distances to `root` along residual arcs (`res(a) > 0`), `u32::MAX` where none.
     pub fn distances_to(&self, root: u32, res: impl Fn(usize) -> u64) -> Vec<u32> {
@@ -322,7 +413,7 @@ impl<'g> Network<'g> {
             for a in self.arcs(y) {
                 // x -> y is residual when the pair of y's arc a (y -> x) has capacity left.
                 let x = self.head[a];
-                if dist[x as usize] == u32::MAX && res(self.rev[a] as usize) > 0 {
+                if dist[x as usize] == u32::MAX && res(self.reverse(a, y, x)) > 0 {
                     dist[x as usize] = dist[y as usize] + 1;
                     queue.push_back(x);
                 }
@@ -354,21 +445,23 @@ impl<'g> Network<'g> {
     /// so the arcs into the other side are saturated and the arcs out of it carry nothing).
     /// For a preflow, the nodes the source reaches would not do: a node holding excess need
     /// not be one of them.
-    pub fn source_side(&self, t: u32, res: impl Fn(usize) -> u64) -> Vec<bool> {
+    pub(super) fn source_side<W: Word>(&self, t: u32, res: &[W]) -> Vec<bool> {
+        let rows = self.rows();
         let mut reaches_sink = vec![false; self.num_nodes()];
         reaches_sink[t as usize] = true;
         let mut stack = vec![t];
         while let Some(y) = stack.pop() {
-            for a in self.arcs(y) {
+            for a in rows.arcs(y) {
                 // x -> y is residual when the pair of y's arc a (y -> x) has capacity left.
-                let x = self.head[a];
-                if !reaches_sink[x as usize] && res(self.rev[a] as usize) > 0 {
+                let x = rows.head[a];
+                if !reaches_sink[x as usize] && rows.residual_back(res, y, a, x) > 0 {
                     reaches_sink[x as usize] = true;
                     stack.push(x);
                 }
             }
         }
-        reaches_sink.iter().map(|&r| !r).collect()
+        // In place: the vector becomes the answer.
+        reaches_sink.into_iter().map(|r| !r).collect()
     }
 }
 
@@ -383,7 +476,6 @@ mod tests {
         let (own, built) = (Network::new(&grid), Network::build(&grid));
         assert!(own.arc_of_input.is_none() && built.arc_of_input.is_some());
         assert_eq!(own.head, built.head);
-        assert_eq!(own.rev, built.rev);
         for a in 0..own.head.len() {
             assert_eq!(own.cap.get(a), built.cap.get(a));
             assert_eq!(own.arc_of_input(a), built.arc_of_input(a));
@@ -430,9 +522,16 @@ mod tests {
             }
         }
         for (a, &sum) in sums.iter().enumerate() {
-            let r = net.rev[a] as usize;
-            assert_eq!(net.rev[r] as usize, a);
-            assert_eq!(Some(net.head[r] as usize), owner(a));
+            let u = owner(a).expect("every arc is in a row") as u32;
+            let r = net.reverse(a, u, net.head[a]);
+            assert_eq!((owner(r), net.head[r]), (Some(net.head[a] as usize), u));
+            assert_eq!(net.reverse(r, net.head[a], u), a);
+            // The stored pair is the one a search finds.
+            let searched = Rows {
+                pairs: None,
+                ..net.rows()
+            };
+            assert_eq!(searched.reverse(a, u, net.head[a]), r);
             assert_eq!(net.cap.get(a), sum);
         }
         net

@@ -144,7 +144,8 @@ fn search<W: Word>(
     // Locals: the loop below stores to atomics, after which fields read through `state` or
     // `net` would be reloaded (the rule in docs/design.md, Applications).
     let (net, height, res) = (state.net, &state.height[..], &state.res[..]);
-    let (head, rev) = (&net.head[..], &net.rev[..]);
+    let rows = net.rows();
+    let head = rows.head;
     if team.worker() == 0 {
         // No worker touches the queues between searches: the last step ended at a barrier,
         // and no worker reads them after it.
@@ -223,14 +224,15 @@ fn search<W: Word>(
             team.for_chunks(len, team.chunk_for(len, CHUNK), |r| {
                 let mut found = 0;
                 for y in &frontier[r] {
-                    for a in net.arcs(y.load(Relaxed)) {
+                    let y = y.load(Relaxed);
+                    for a in rows.arcs(y) {
                         // x -> y is residual when the pair of y's arc a (y -> x) has capacity.
                         // Relaxed: residuals are not written during a relabel, and a label carries
                         // no other data; the barrier ending the step publishes labels and queue.
                         let x = head[a];
                         let h = &height[x as usize];
                         if h.load(Relaxed) == UNSEEN
-                            && res[rev[a] as usize].read(Relaxed) > 0
+                            && rows.residual_back(res, y, a, x) > 0
                             && h.compare_exchange(UNSEEN, label, Relaxed, Relaxed).is_ok()
                         {
                             next.push(x);
@@ -270,20 +272,22 @@ fn run_ahead<W: Word>(
     team: &Team,
 ) -> (usize, usize, u32) {
     let (net, height, res) = (state.net, &state.height[..], &state.res[..]);
-    let (head, rev) = (&net.head[..], &net.rev[..]);
+    let rows = net.rows();
+    let head = rows.head;
     loop {
         queues.start(step, 0);
         let frontier = queues.input(step).first(len);
         let mut next = queues.output(step).alone();
         let mut found = 0;
         for y in frontier {
-            for a in net.arcs(y.load(Relaxed)) {
+            let y = y.load(Relaxed);
+            for a in rows.arcs(y) {
                 // `relabel_alone`'s top-down step, written out again: a helper shared by both
                 // (a struct of the slices and a closure for the push) cost `relabel_alone`
                 // 1.2x its time on one thread (NY 11.2 -> 13.0 ms, grid1m 56 -> 69).
                 let x = head[a];
                 let h = &height[x as usize];
-                if h.load(Relaxed) == UNSEEN && res[rev[a] as usize].read(Relaxed) > 0 {
+                if h.load(Relaxed) == UNSEEN && rows.residual_back(res, y, a, x) > 0 {
                     h.store(label, Relaxed);
                     next.push(x);
                     found += 1;
@@ -311,7 +315,8 @@ fn run_ahead<W: Word>(
 /// a few steps).
 fn relabel_alone<W: Word>(state: &State<W>, to_source: bool, queue: &mut Vec<u32>) {
     let (net, height, res) = (state.net, &state.height[..], &state.res[..]);
-    let (head, rev) = (&net.head[..], &net.rev[..]);
+    let rows = net.rows();
+    let head = rows.head;
     let n = net.num_nodes();
     let n32 = n as u32;
     height.iter().for_each(|h| h.store(UNSEEN, Relaxed));
@@ -349,14 +354,14 @@ fn relabel_alone<W: Word>(state: &State<W>, to_source: bool, queue: &mut Vec<u32
             } else {
                 for i in start..end {
                     let y = queue[i];
-                    for a in net.arcs(y) {
+                    for a in rows.arcs(y) {
                         // x -> y is residual when the pair of y's arc a (y -> x) has capacity.
                         // The label first: on a graph of small diameter most arcs lead to
                         // labelled nodes, whose residuals (a random access each) are then
                         // never read.
                         let x = head[a];
                         let h = &height[x as usize];
-                        if h.load(Relaxed) == UNSEEN && res[rev[a] as usize].read(Relaxed) > 0 {
+                        if h.load(Relaxed) == UNSEEN && rows.residual_back(res, y, a, x) > 0 {
                             h.store(label, Relaxed);
                             queue.push(x);
                         }
@@ -410,8 +415,8 @@ mod tests {
     use ordo_graph::{gen, BuildOptions, Graph};
     use std::sync::atomic::AtomicU64;
 
-    /// The labels of `g`'s network with every arc's residual capacity kept or emptied by
-    /// `keep`, from `threads` workers (with the level counts and the top level), and the
+    /// The labels of `g`'s network with every arc not kept by `keep` saturated (its capacity
+    /// moved to its pair), from `threads` workers (with the level counts and the top level), and the
     /// labels the plain searches of [`Network`] give.
     fn labels(
         g: &Graph,
@@ -421,9 +426,18 @@ mod tests {
     ) -> ((Vec<u32>, Vec<u32>, u32), Vec<u32>) {
         let net = Network::new(g);
         let n = net.num_nodes();
-        let res = (0..net.head.len())
-            .map(|a| AtomicU64::new(if keep(a) { net.cap.get(a).max(1) } else { 0 }))
-            .collect();
+        // Residuals a preflow could leave: an arc not kept is saturated, its capacity moved
+        // to its pair (each pair's residuals sum to its capacities, as pushes keep them).
+        let res: Vec<AtomicU64> = net.capacities().map(AtomicU64::new).collect();
+        for u in 0..n as u32 {
+            for a in net.arcs(u) {
+                let pair = net.reverse(a, u, net.head[a]);
+                if !keep(a) && (a < pair || keep(pair)) {
+                    let moved = res[a].swap(0, Relaxed);
+                    res[pair].fetch_add(moved, Relaxed);
+                }
+            }
+        }
         let state = State::new(&net, res, 0, n as u32 - 1);
         state.height.iter().for_each(|h| h.store(7, Relaxed));
         state.levels.iter().for_each(|c| c.store(5, Relaxed));

@@ -213,7 +213,7 @@ fn antiparallel_and_parallel_arcs_share_one_pair() {
         (
             net.head[a],
             net.cap.get(a),
-            net.cap.get(net.rev[a] as usize)
+            net.cap.get(net.reverse(a, 0, 1))
         ),
         (1, 5, 5)
     );
