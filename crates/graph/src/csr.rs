@@ -251,6 +251,16 @@ impl Graph {
         }
     }
 
+    /// Forgets the weights, the transpose's too (an application that ignores them frees 4
+    /// bytes an arc for its own arrays).
+    pub fn drop_weights(&mut self) {
+        self.weights = None;
+        self.weight_sum = std::sync::OnceLock::new();
+        if let Some(t) = &mut self.transpose {
+            t.weights = None;
+        }
+    }
+
     /// The sum of all edge weights (the edge count on unweighted graphs): an upper bound on
     /// every shortest-path distance. One pass over the weights on the first call, remembered.
     pub fn weight_sum(&self) -> u64 {

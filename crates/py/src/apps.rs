@@ -336,6 +336,9 @@ impl Source for PySource<'_> {
         None
     }
 
+    /// The cached graph keeps its weights for later calls.
+    fn drop_weights(&mut self) {}
+
     fn undirected(&mut self, _weighted: bool, _: &mut Vec<String>) -> Result<Arc<Graph>, AppError> {
         Ok(self.0.try_undirected()?.clone())
     }

@@ -35,11 +35,29 @@ pub const VARIANTS: Variants = Variants {
 pub struct Bc;
 
 pub struct Prepared {
-    graph: Arc<Graph>,
+    graph: Laid,
     /// Node indices, in order (the first lays out ADL).
     sources: Vec<u32>,
     seed: u64,
     config: BcConfig,
+}
+
+/// The graph the sources run on: the input, or its copy in ADL's order, made once (the input
+/// is then freed with the source, when nothing else holds it).
+enum Laid {
+    Input(Arc<Graph>),
+    Adl(bc::AdlLayout),
+}
+
+impl Laid {
+    /// The graph the sources run on. Either names nodes as the input does: a relabelling
+    /// keeps the id base, and the scores come back in the input's order.
+    fn graph(&self) -> &Graph {
+        match self {
+            Laid::Input(g) => g,
+            Laid::Adl(layout) => &layout.graph,
+        }
+    }
 }
 
 /// The sources `--source` or `--sources` name.
@@ -158,6 +176,11 @@ impl App for Bc {
         notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
         let sources = sources_of(source, values)?;
+        if source.graph().is_weighted() {
+            notes
+                .push("betweenness counts shortest paths in hops: edge weights are ignored".into());
+        }
+        source.drop_weights();
         let g = source.graph();
         let direction = Direction::of_method(method.name);
         // Checked here, once, rather than in the first run (the answer is kept with the
@@ -172,10 +195,6 @@ impl App for Bc {
                     .into(),
             );
         }
-        if g.is_weighted() {
-            notes
-                .push("betweenness counts shortest paths in hops: edge weights are ignored".into());
-        }
         let config = BcConfig {
             direction,
             queues: values
@@ -188,8 +207,20 @@ impl App for Bc {
             task: values.int("task").unwrap_or(bc::DEFAULT_TASK as u64) as usize,
             working_set: values.flag("working-set"),
         };
+        // ADL relabels here, once for every run, on as many threads as the machine has (the
+        // runs' count is not known yet; the order is by depth first).
+        let layout = bc::AdlLayout::of(
+            &g,
+            &sources,
+            &config,
+            &ExecConfig::new(ordo_graph::prep_threads()),
+        )?;
+        let graph = match layout {
+            Some(layout) => Laid::Adl(layout),
+            None => Laid::Input(g),
+        };
         Ok(Prepared {
-            graph: g,
+            graph,
             sources,
             seed: values.int("seed").unwrap_or(1),
             config,
@@ -197,7 +228,7 @@ impl App for Bc {
     }
 
     fn graph(p: &Prepared) -> &Graph {
-        &p.graph
+        p.graph.graph()
     }
 
     fn run(
@@ -206,7 +237,10 @@ impl App for Bc {
         _sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<BcOutput, AppError> {
-        Ok(bc::run(&p.graph, &p.sources, &p.config, exec)?)
+        Ok(match &p.graph {
+            Laid::Input(g) => bc::run_on_input(g, &p.sources, &p.config, exec)?,
+            Laid::Adl(layout) => bc::run_on_layout(layout, &p.sources, &p.config, exec)?,
+        })
     }
 
     fn report(out: &BcOutput) -> &RunReport {
@@ -214,11 +248,17 @@ impl App for Bc {
     }
 
     fn oracle(p: &Prepared) -> Vec<f64> {
-        bc::serial_brandes(&p.graph, &p.sources)
+        match &p.graph {
+            Laid::Input(g) => bc::serial_brandes(g, &p.sources),
+            Laid::Adl(layout) => {
+                let scores = bc::serial_brandes(&layout.graph, &layout.map_nodes(&p.sources));
+                layout.unmap_values(&scores)
+            }
+        }
     }
 
     fn verify(p: &Prepared, expected: &Vec<f64>, out: &BcOutput) -> Result<(), VerifyError> {
-        bc::compare_scores(&out.scores, expected, |v| p.graph.file_id(v))
+        bc::compare_scores(&out.scores, expected, |v| p.graph.graph().file_id(v))
     }
 
     fn per_node<'a>(_p: &'a Prepared, out: &'a BcOutput) -> Option<PerNode<'a>> {
@@ -235,7 +275,7 @@ impl App for Bc {
         _expected: Option<&Vec<f64>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let (g, config) = (&p.graph, &p.config);
+        let (g, config) = (p.graph.graph(), &p.config);
         let (argmax, max) =
             out.scores
                 .iter()

@@ -59,6 +59,7 @@ use super::scaled_team;
 use super::successors::Successors;
 use crate::in_edges::InEdges;
 use ordo_exec::barrier::{Poisoned, SumBarrier};
+use ordo_exec::malloc::prefaulted;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -165,10 +166,12 @@ struct Shared<'g> {
     /// `None`: every level pushes (seed 001's method).
     incoming: Option<InEdges<'g>>,
     /// Whether a thread each may redo sources with scaled counts on arrays of its own
-    /// ([`SCALED_BYTES_PER_NODE`] a node each) within twice the graph's own arrays; else
-    /// (and where there are fewer such sources than threads) the team redoes them one at a
-    /// time on the engine's arrays (scaled_team.rs). A 1000 x 1000 grid: 140 MiB peak at 2
-    /// threads, 257 at 8, about 410 at 16 the per-thread way; 111-115 the team's.
+    /// ([`SCALED_BYTES_PER_NODE`] a node each): where those and the engine's own arrays
+    /// together take no more than the graph's arrays, so that the run holds at most twice
+    /// the graph; else (and where there are fewer such sources than threads) the team redoes
+    /// them one at a time on the engine's arrays (scaled_team.rs). A 1000 x 1000 grid: 140
+    /// MiB peak at 2 threads, 257 at 8, about 410 at 16 the per-thread way; 111-115 the
+    /// team's (session 32), 71 at 2 threads since the layout replaced the input (session 33).
     scaled_per_thread_fits: bool,
     /// What thread 0's run-ahead found, for the others to read after the barrier that ends it:
     /// the arcs of the last level it found and of every level it found (their vertices'
@@ -749,18 +752,19 @@ pub(super) fn run<'g>(
     if threads == 1 && ec.phases == Phases::Brandes && !ec.working_set {
         return super::lone::run(g, incoming, sources, cfg);
     }
-    let shared = Shared {
+    let mut shared = Shared {
         g,
         depth: (0..n).map(|_| AtomicU32::new(UNVISITED)).collect(),
         // Written here rather than taken zeroed from the allocator: untouched zero pages
         // would fault inside the traversal instead (tried: 1.3x the time on grid1m and 2.6x
-        // on HepPh at 2 threads, where both threads fault at once).
-        sigma: (0..n).map(|_| AtomicU64::new(0)).collect(),
-        delta: (0..n).map(|_| AtomicU64::new(0)).collect(),
-        score: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        // on HepPh at 2 threads, where both threads fault at once; `prefaulted`).
+        sigma: prefaulted(n, || AtomicU64::new(0)),
+        delta: prefaulted(n, || AtomicU64::new(0)),
+        score: prefaulted(n, || AtomicU64::new(0)),
         successors: Successors::new(g.num_edges()),
         incoming,
-        scaled_per_thread_fits: threads * SCALED_BYTES_PER_NODE * n <= 2 * graph_bytes(g),
+        scaled_per_thread_fits: (ENGINE_BYTES_PER_NODE + threads * SCALED_BYTES_PER_NODE) * n
+            <= graph_bytes(g),
         ahead_arcs: [AtomicU64::new(0), AtomicU64::new(0)],
         alone: threads == 1,
         threads,
@@ -814,8 +818,15 @@ pub(super) fn run<'g>(
         Phases::ForwardOnly => discovery_order(&shared.lanes),
         Phases::Brandes => Vec::new(),
     };
+    // The other arrays go first, and the scores' block becomes the answer's in place (a
+    // copy beside them set the peak of a one-source run).
+    let score = std::mem::take(&mut shared.score);
+    drop(shared);
     Ok(EngineRun {
-        scores: shared.score.iter().map(load).collect(),
+        scores: score
+            .into_iter()
+            .map(|s| f64::from_bits(s.into_inner()))
+            .collect(),
         time,
         per_thread: results.iter().map(|r| r.0).collect(),
         touched: results.iter().map(|r| r.1).collect(),
@@ -824,6 +835,9 @@ pub(super) fn run<'g>(
         cancelled,
     })
 }
+
+/// The bytes a node of the engine's own arrays take (depth, count, dependency, score).
+const ENGINE_BYTES_PER_NODE: usize = 28;
 
 /// The bytes of `g`'s CSR arrays (offsets, targets, weights).
 fn graph_bytes(g: &Graph) -> usize {

@@ -232,77 +232,158 @@ pub fn run(
     bc: &BcConfig,
     cfg: &ExecConfig,
 ) -> Result<BcOutput, ExecError> {
-    let engine = |phases| EngineConfig {
+    match AdlLayout::of(g, sources, bc, cfg)? {
+        Some(layout) => run_on_layout(&layout, sources, bc, cfg),
+        None => run_on_input(g, sources, bc, cfg),
+    }
+}
+
+/// The engine's configuration for `bc`'s runs.
+fn engine_config(bc: &BcConfig, phases: Phases) -> EngineConfig {
+    EngineConfig {
         queues: bc.queues,
         task: bc.task,
         working_set: bc.working_set && phases == Phases::Brandes,
         phases,
-    };
-    let Some(&first) = sources.first() else {
-        return Ok(empty_output(g, cfg.threads));
-    };
-    let measured = bc.working_set;
-    // Where levels may pull (Direction::Optimizing): a graph's own out-edges when it is
-    // symmetric (checked once per graph, before the timed run), else its transpose if built.
-    let optimizing = bc.direction == Direction::Optimizing;
-    let symmetric = optimizing && g.is_symmetric(cfg.threads);
-    let in_edges = |g| match symmetric {
-        true => Some(InEdges::symmetric(g)),
-        false => InEdges::transpose(g).filter(|_| optimizing),
-    };
-    match bc.layout {
-        Layout::Input => {
-            let run = engine::run(g, in_edges(g), sources, &engine(Phases::Brandes), cfg)?;
-            finish(run, sources.len(), None, measured)
-        }
-        Layout::Adl | Layout::Auto => {
-            let start = Instant::now();
-            // Auto lays out from the source of highest degree: a first source that is
-            // isolated or in a small component (Kronecker 20: 38% of the nodes have no arc)
-            // would say nothing about the graph's levels, and order little of it.
-            let from = match bc.layout {
-                Layout::Auto => sources.iter().copied().max_by_key(|&s| g.out_degree(s)),
-                _ => None,
-            };
-            let from = from.unwrap_or(first);
-            let layout_bfs =
-                engine::run(g, in_edges(g), &[from], &engine(Phases::ForwardOnly), cfg)?;
-            if layout_bfs.cancelled {
-                return finish(layout_bfs, 0, None, false);
-            }
-            let pulled = layout_bfs.per_thread[0].app[PULLED_LEVELS] > 0;
-            // (A run that measures working sets pulls no level, whatever its BFS did.)
-            if bc.layout == Layout::Auto && pulled && !measured {
-                drop(layout_bfs);
-                let run = engine::run(g, in_edges(g), sources, &engine(Phases::Brandes), cfg)?;
-                return finish(run, sources.len(), None, measured);
-            }
-            let new_id = adl_permutation(&layout_bfs.discovery_order, g.num_nodes());
-            // Its order and its (empty) scores, 12 bytes a node, are not needed past here.
-            drop(layout_bfs);
-            let relabelled = g
-                .permuted_arcs(&new_id)
-                .expect("the ADL order is a permutation by construction");
-            let seconds = start.elapsed().as_secs_f64();
-            let mapped: Vec<u32> = sources.iter().map(|&s| new_id[s as usize]).collect();
-            // The relabelled copy has no transpose: only a symmetric graph's may pull.
-            let incoming = symmetric.then(|| InEdges::symmetric(&relabelled));
-            let mut run = engine::run(
-                &relabelled,
-                incoming,
-                &mapped,
-                &engine(Phases::Brandes),
-                cfg,
-            )?;
-            run.scores = new_id.iter().map(|&p| run.scores[p as usize]).collect();
-            let per_source = run.time.as_secs_f64() / sources.len() as f64;
-            let adl = AdlCost {
-                seconds,
-                bfs_equivalents: seconds / per_source.max(1e-12),
-            };
-            finish(run, sources.len(), Some(adl), measured)
-        }
     }
+}
+
+/// Where levels may pull (Direction::Optimizing): a graph's own out-edges when it is
+/// symmetric (checked once per graph, before the timed run), else its transpose if built.
+fn in_edges_of<'g>(g: &'g Graph, bc: &BcConfig, threads: usize) -> Option<InEdges<'g>> {
+    if bc.direction != Direction::Optimizing {
+        return None;
+    }
+    match g.is_symmetric(threads) {
+        true => Some(InEdges::symmetric(g)),
+        false => InEdges::transpose(g),
+    }
+}
+
+/// [`run`] in the input's layout.
+pub fn run_on_input(
+    g: &Graph,
+    sources: &[u32],
+    bc: &BcConfig,
+    cfg: &ExecConfig,
+) -> Result<BcOutput, ExecError> {
+    if sources.is_empty() {
+        return Ok(empty_output(g, cfg.threads));
+    }
+    let incoming = in_edges_of(g, bc, cfg.threads);
+    let run = engine::run(
+        g,
+        incoming,
+        sources,
+        &engine_config(bc, Phases::Brandes),
+        cfg,
+    )?;
+    finish(run, sources.len(), None, bc.working_set)
+}
+
+/// A graph in ADL's order (seed 001 §III-A): its arcs relabelled after one BFS, without
+/// weights (betweenness counts hops). Made once, a run maps its sources in and its scores out;
+/// a front end that owns the graph (the command line) keeps only this copy, so relabelling
+/// costs no memory beyond its permutation (`ordo bc` on a 1000x1000 grid, 50 sources, 2
+/// threads: 125 -> 71 MiB with the rest of session 33's changes).
+pub struct AdlLayout {
+    pub graph: Graph,
+    /// `new_id[v]`: where node `v` of the input went.
+    new_id: Vec<u32>,
+    /// The layout BFS and the relabelling, in seconds.
+    seconds: f64,
+}
+
+impl AdlLayout {
+    /// `g` in ADL's order for a run from `sources`, or `None` where `bc.layout` keeps the
+    /// input's: `input`, no sources, or `auto` below [`ADL_MIN_SOURCES`] sources (resolved by
+    /// [`Layout::choose`]) or where the layout BFS pulled a level.
+    pub fn of(
+        g: &Graph,
+        sources: &[u32],
+        bc: &BcConfig,
+        cfg: &ExecConfig,
+    ) -> Result<Option<AdlLayout>, ExecError> {
+        let Some(&first) = sources.first() else {
+            return Ok(None);
+        };
+        if bc.layout == Layout::Input {
+            return Ok(None);
+        }
+        let start = Instant::now();
+        // Auto lays out from the source of highest degree: a first source that is isolated
+        // or in a small component (Kronecker 20: 38% of the nodes have no arc) would say
+        // nothing about the graph's levels, and order little of it.
+        let from = match bc.layout {
+            Layout::Auto => sources.iter().copied().max_by_key(|&s| g.out_degree(s)),
+            _ => None,
+        };
+        let from = from.unwrap_or(first);
+        let incoming = in_edges_of(g, bc, cfg.threads);
+        let forward = engine_config(bc, Phases::ForwardOnly);
+        let layout_bfs = engine::run(g, incoming, &[from], &forward, cfg)?;
+        if layout_bfs.cancelled {
+            let report = RunReport::from_threads(layout_bfs.time, layout_bfs.per_thread);
+            return Err(ExecError::Cancelled(Box::new(report)));
+        }
+        let pulled = layout_bfs.per_thread[0].app[PULLED_LEVELS] > 0;
+        // (A run that measures working sets pulls no level, whatever its BFS did.)
+        if bc.layout == Layout::Auto && pulled && !bc.working_set {
+            return Ok(None);
+        }
+        let new_id = adl_permutation(&layout_bfs.discovery_order, g.num_nodes());
+        // Its order and its (empty) scores, 12 bytes a node, are not needed past here.
+        drop(layout_bfs);
+        let graph = g
+            .permuted_arcs(&new_id)
+            .expect("the ADL order is a permutation by construction");
+        Ok(Some(AdlLayout {
+            graph,
+            new_id,
+            seconds: start.elapsed().as_secs_f64(),
+        }))
+    }
+
+    /// The input's nodes `nodes` in this layout.
+    pub fn map_nodes(&self, nodes: &[u32]) -> Vec<u32> {
+        nodes.iter().map(|&v| self.new_id[v as usize]).collect()
+    }
+
+    /// Per-node values in this layout's order, put back in the input's.
+    pub fn unmap_values(&self, values: &[f64]) -> Vec<f64> {
+        self.new_id.iter().map(|&p| values[p as usize]).collect()
+    }
+}
+
+/// [`run`] on a graph already in ADL's order, from the input's `sources`; the scores come
+/// back in the input's order.
+pub fn run_on_layout(
+    layout: &AdlLayout,
+    sources: &[u32],
+    bc: &BcConfig,
+    cfg: &ExecConfig,
+) -> Result<BcOutput, ExecError> {
+    let g = &layout.graph;
+    if sources.is_empty() {
+        return Ok(empty_output(g, cfg.threads));
+    }
+    let mapped = layout.map_nodes(sources);
+    // The relabelled copy has no transpose: only a symmetric graph's levels may pull.
+    let incoming = in_edges_of(g, bc, cfg.threads);
+    let mut run = engine::run(
+        g,
+        incoming,
+        &mapped,
+        &engine_config(bc, Phases::Brandes),
+        cfg,
+    )?;
+    run.scores = layout.unmap_values(&run.scores);
+    let per_source = run.time.as_secs_f64() / sources.len() as f64;
+    let adl = AdlCost {
+        seconds: layout.seconds,
+        bfs_equivalents: layout.seconds / per_source.max(1e-12),
+    };
+    finish(run, sources.len(), Some(adl), bc.working_set)
 }
 
 fn empty_output(g: &Graph, threads: usize) -> BcOutput {

@@ -12,8 +12,9 @@
 //! phases (cross-core round trips of 350 ns) the team's was up to 1.4x slower with 16 sources
 //! on the grid at 2 threads (level in the usual phase; one loop over a symmetric graph's arcs
 //! for both the pull and the claims did not change that, and was not kept). So the engine
-//! keeps the per-thread way where every thread gets a source and the threads' arrays fit
-//! within twice the graph's own arrays (`scaled_per_thread_fits`: the grid at 2 threads), and
+//! keeps the per-thread way where every thread gets a source and the threads' arrays, with
+//! the engine's, fit within the graph's own arrays (`scaled_per_thread_fits`; the grid at 2
+//! threads did until session 33, whose memory goal is twice the graph), and
 //! where in-edges are not at hand (a directed graph without its transpose, `--algo push`).
 //! With fewer such sources than threads the team is the faster way too: the per-thread way
 //! leaves threads idle.

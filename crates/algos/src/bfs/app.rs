@@ -67,6 +67,8 @@ impl App for Bfs {
         _notes: &mut Vec<String>,
     ) -> Result<Prepared, AppError> {
         let src = node_or_first(source, "source", values.int("source"))?;
+        // Hops: the weights go (before a transpose would copy them).
+        source.drop_weights();
         // Bottom-up steps read in-edges.
         let pull = (!method.scheduled).then(|| WithInEdges::of(source));
         let graph = match &pull {

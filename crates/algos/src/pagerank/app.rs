@@ -118,29 +118,32 @@ impl App for Pagerank {
                 "--tolerance {tolerance}: must be in (0, 1)"
             )));
         }
-        let loaded = source.graph();
-        if loaded.num_nodes() == 0 {
-            return Err(AppError::Input("the graph has no nodes".into()));
-        }
-        if loaded.is_weighted() {
+        if source.graph().is_weighted() {
             notes.push("PageRank ignores edge weights: every arc counts once".into());
+        }
+        source.drop_weights();
+        let n = source.graph().num_nodes();
+        if n == 0 {
+            return Err(AppError::Input("the graph has no nodes".into()));
         }
         // networkx's meaning of the tolerance scales with the graph: its default on a million
         // nodes asks for an L1 change below 1, which two sweeps reach (Kronecker 20: an error
         // bound of 3.2, a true L1 error of 0.007).
-        let requested = tolerance * loaded.num_nodes() as f64;
+        let requested = tolerance * n as f64;
         if requested >= LOOSE_CHANGE {
             notes.push(format!(
-                "--tolerance {tolerance:e} on {} nodes asks for an L1 change below {requested:.3} \
+                "--tolerance {tolerance:e} on {n} nodes asks for an L1 change below {requested:.3} \
                  (the scores sum to 1); --tolerance {:.1e} asks for 1e-4, GAPBS's rule",
-                loaded.num_nodes(),
-                1e-4 / loaded.num_nodes() as f64
+                1e-4 / n as f64
             ));
         }
-        // Pulling reads in-edges.
+        // Pulling reads in-edges. (No other handle on the graph meanwhile: building a
+        // directed graph's transpose in it would copy the graph first.)
         let pull = (!method.scheduled).then(|| WithInEdges::of(source));
         Ok(Prepared {
-            graph: pull.as_ref().map_or(loaded, |w| w.graph.clone()),
+            graph: pull
+                .as_ref()
+                .map_or_else(|| source.graph(), |w| w.graph.clone()),
             pull,
             tolerance,
             priority: values.text("priority").map(String::from),

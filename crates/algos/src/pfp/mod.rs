@@ -156,32 +156,19 @@ struct State<'n, W> {
     t: u32,
 }
 
-/// `n` values made by `make`, written into memory now. A loop that fills a new block with
-/// zeros is compiled to `calloc`, which leaves fresh pages unwritten: the first round then
-/// read them as the shared zero page and faulted again to write them, each fault flushing the
-/// other workers' TLBs (a process's first run on a 1000x1000 grid at 2 threads: 51 against 37
-/// ms later, once the network no longer freed a block of already-written pages for them).
-/// Hiding the block's address from the optimizer keeps the fill.
-fn written<T>(n: usize, make: impl Fn() -> T) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    std::hint::black_box(v.as_mut_ptr());
-    v.extend((0..n).map(|_| make()));
-    v
-}
-
 impl<'n, W: Word> State<'n, W> {
     /// Residual capacities `res`, every node at label 0 with no excess.
     fn new(net: &'n Network<'n>, res: Vec<W>, s: u32, t: u32) -> Self {
         let n = net.num_nodes();
         // Written here rather than taken zeroed from the allocator: the first round reads
         // every node's excess and label, and untouched zero pages would fault inside the
-        // timed run (`written`).
+        // timed run (`prefaulted`).
         State {
             net,
             res,
-            excess: written(n, || W::new(0)),
-            height: written(n, || AtomicU32::new(0)),
-            levels: written(n, || AtomicU32::new(0)),
+            excess: ordo_exec::malloc::prefaulted(n, || W::new(0)),
+            height: ordo_exec::malloc::prefaulted(n, || AtomicU32::new(0)),
+            levels: ordo_exec::malloc::prefaulted(n, || AtomicU32::new(0)),
             top: AtomicU32::new(0),
             s,
             t,
