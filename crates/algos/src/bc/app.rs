@@ -46,7 +46,7 @@ pub struct Prepared {
 /// is then freed with the source, when nothing else holds it).
 enum Laid {
     Input(Arc<Graph>),
-    Adl(bc::AdlLayout),
+    Adl(Box<bc::AdlLayout>),
 }
 
 impl Laid {
@@ -216,7 +216,7 @@ impl App for Bc {
             &ExecConfig::new(ordo_graph::prep_threads()),
         )?;
         let graph = match layout {
-            Some(layout) => Laid::Adl(layout),
+            Some(layout) => Laid::Adl(Box::new(layout)),
             None => Laid::Input(g),
         };
         Ok(Prepared {
