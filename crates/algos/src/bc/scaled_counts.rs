@@ -74,31 +74,70 @@ pub(super) fn add_scaled(m: f64, k: i32, mu: f64, ku: i32) -> (f64, i32) {
 /// Calls `add(u, δ_src(u))` for every node `u != src` that `src` reaches (the dependencies of
 /// Brandes's algorithm, unnormalized, hops as lengths), computed with scaled path counts.
 /// Serial, with arrays of its own: the rare sources that need it.
-pub fn dependencies_with_scaled_counts(g: &Graph, src: u32, mut add: impl FnMut(u32, f64)) {
+pub fn dependencies_with_scaled_counts(g: &Graph, src: u32, add: impl FnMut(u32, f64)) {
     let n = g.num_nodes();
     let mut depth = vec![u32::MAX; n];
-    // σ's mantissa (`0`: no path yet), then `(1 + δ) / m` once the node is done.
-    let mut mantissa = vec![0.0f64; n];
-    let mut step = vec![0i32; n];
-    let mut order = vec![src];
+    let (mut mantissa, mut step, mut order) = (vec![0.0f64; n], vec![0i32; n], vec![0u32; n]);
+    let scratch = Scratch {
+        depth: &mut depth,
+        mantissa: &mut mantissa,
+        step: &mut step,
+        order: &mut order,
+    };
+    scaled_dependencies(g, src, scratch, add);
+}
+
+/// Arrays of `n` entries each for [`scaled_dependencies`]: the one-thread kernel lends its
+/// own (lone.rs), so a source that needs scaled counts costs no memory beside them.
+pub(super) struct Scratch<'a> {
+    /// `u32::MAX` everywhere on entry.
+    pub depth: &'a mut [u32],
+    /// σ's mantissa, then `(1 + δ) / m` once the node is done. Any values on entry.
+    pub mantissa: &'a mut [f64],
+    /// σ's scale. Any values on entry.
+    pub step: &'a mut [i32],
+    /// The search's queue. Any values on entry.
+    pub order: &'a mut [u32],
+}
+
+/// [`dependencies_with_scaled_counts`] on arrays lent by the caller, which it leaves written
+/// for every node `src` reaches.
+pub(super) fn scaled_dependencies(
+    g: &Graph,
+    src: u32,
+    arrays: Scratch<'_>,
+    mut add: impl FnMut(u32, f64),
+) {
+    let Scratch {
+        depth,
+        mantissa,
+        step,
+        order,
+    } = arrays;
+    let n = g.num_nodes();
+    assert!(depth.len() == n && mantissa.len() == n && step.len() == n && order.len() == n);
+    order[0] = src;
     depth[src as usize] = 0;
-    mantissa[src as usize] = 1.0;
-    let mut head = 0;
-    while let Some(&v) = order.get(head) {
+    (mantissa[src as usize], step[src as usize]) = (1.0, 0);
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let v = order[head];
         head += 1;
         let (dv, mv, kv) = (depth[v as usize], mantissa[v as usize], step[v as usize]);
         for &w in g.neighbors(v) {
             let w = w as usize;
             if depth[w] == u32::MAX {
                 depth[w] = dv + 1;
-                order.push(w as u32);
+                (mantissa[w], step[w]) = (0.0, 0);
+                order[tail] = w as u32;
+                tail += 1;
             }
             if depth[w] == dv + 1 {
                 (mantissa[w], step[w]) = add_scaled(mantissa[w], step[w], mv, kv);
             }
         }
     }
-    for &u in order.iter().rev() {
+    for &u in order[..tail].iter().rev() {
         let (du, mu, ku) = (depth[u as usize], mantissa[u as usize], step[u as usize]);
         let mut acc = 0.0;
         for &w in g.neighbors(u) {
