@@ -285,7 +285,7 @@ pub fn run_on_input(
 /// weights (betweenness counts hops). Made once, a run maps its sources in and its scores out;
 /// a front end that owns the graph (the command line) keeps only this copy, so relabelling
 /// costs no memory beyond its permutation (`ordo bc` on a 1000x1000 grid, 50 sources, 2
-/// threads: 125 -> 71 MiB with the rest of session 33's changes).
+/// threads: 125 -> 69-73 MiB peak with the rest of session 33's changes).
 pub struct AdlLayout {
     pub graph: Graph,
     /// `new_id[v]`: where node `v` of the input went.
