@@ -103,7 +103,10 @@ pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
             Some(cfg) => list_edges(g, cfg, |_| true)?,
             None => super::edges_of(g),
         };
-        forest.solve_list(edges)?;
+        // One bucket: sorted whole, and the forest packed into the list rather than into an
+        // array of its own beside the list and the scratch (USA-road-d.NY: 25.9 -> 22.8 MiB).
+        let len = edges.len();
+        forest.solve_bucketed(edges, &[0, len]);
     } else {
         // Nearly every edge joins the forest (road graphs), and the list is large: no split,
         // and no scratch as long as the list (module docs, Memory).
