@@ -25,6 +25,7 @@ use super::scaled_counts::needs_scaled_counts;
 use super::successors::Successors;
 use crate::in_edges::InEdges;
 use ordo_exec::frontier::Bitmap;
+use ordo_exec::malloc::prefaulted;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::Ordering::Relaxed;
@@ -40,14 +41,15 @@ pub(super) fn run(
 ) -> Result<EngineRun, ExecError> {
     let n = g.num_nodes();
     // Every array written here, before the timed run: pages the allocator hands out zeroed
-    // and untouched would fault inside it instead (the engine's arrays likewise).
+    // and untouched would fault inside it instead (the engine's arrays likewise; a plain
+    // zero fill may be compiled to such an allocation, hence `prefaulted`).
     let state = State {
-        depth: written(n, UNVISITED),
-        sigma: written(n, 0.0),
-        delta: written(n, 0.0),
-        score: written(n, 0.0),
+        depth: prefaulted(n, || UNVISITED),
+        sigma: prefaulted(n, || 0.0),
+        delta: prefaulted(n, || 0.0),
+        score: prefaulted(n, || 0.0),
         successors: Successors::new(g.num_edges()),
-        order: written(n, 0),
+        order: prefaulted(n, || 0),
         starts: Vec::new(),
         pulled: Vec::new(),
     };
@@ -118,14 +120,6 @@ impl LevelBits {
         // SAFETY: the caller's promise: the bitmap has `n` bits.
         unsafe { self.0.get_unchecked(u as usize) }
     }
-}
-
-/// `n` copies of `x`, stored one by one (not a zeroed allocation, whose pages are not yet
-/// mapped).
-fn written<T: Copy>(n: usize, x: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    v.resize(n, x);
-    v
 }
 
 struct State {
@@ -281,46 +275,7 @@ impl State {
         starts.push(tail);
         // SAFETY: the first `tail` entries were written above.
         let reached = unsafe { std::slice::from_raw_parts(order, tail) };
-        if huge {
-            // Path counts past `f64`'s range (scaled_counts.rs), on these arrays: first
-            // cleared of what the `f64` search left, then lent to the scaled one (the count's
-            // mantissas in `sigma`, its scales in `delta`'s bytes), then cleared whole, as
-            // it reaches the source's whole component. Arrays of its own took 20 bytes a node
-            // beside these (`ordo bc` on a 1000x1000 grid, 1 thread: 87.5 -> 68 MiB peak).
-            let last = unsafe { *depth.add(reached[tail - 1] as usize) };
-            for &v in reached {
-                let (first, nbrs) = arcs(v);
-                unsafe { *depth.add(v as usize) = UNVISITED };
-                successors.clear(first..first + nbrs.len());
-            }
-            // SAFETY: the pointers are the four arrays' (n entries each, asserted above), no
-            // other reference to them lives meanwhile, and `delta`'s 8n bytes hold n `i32`s
-            // at its alignment; every bit pattern is a valid `i32`, and `delta` is written
-            // whole below before it is read as `f64` again.
-            let scratch = unsafe {
-                super::scaled_counts::Scratch {
-                    depth: std::slice::from_raw_parts_mut(depth, n),
-                    mantissa: std::slice::from_raw_parts_mut(sigma, n),
-                    step: std::slice::from_raw_parts_mut(delta.cast::<i32>(), n),
-                    order: std::slice::from_raw_parts_mut(order, n),
-                }
-            };
-            super::scaled_counts::scaled_dependencies(g, src, scratch, |u, x| {
-                score[u as usize] += x
-            });
-            // SAFETY: as above; no slice into the arrays lives past the call.
-            unsafe {
-                std::slice::from_raw_parts_mut(depth, n).fill(UNVISITED);
-                std::slice::from_raw_parts_mut(sigma, n).fill(0.0);
-                std::slice::from_raw_parts_mut(delta, n).fill(0.0);
-            }
-            let tail = tail as u64;
-            stats.tasks += tail;
-            stats.pushes += tail - 1;
-            stats.app[EDGES] += edges;
-            stats.app[LEVELS] += u64::from(last) + 1;
-            return tail;
-        } else {
+        if !huge {
             // Level by level from the deepest: every successor of a vertex is done before it.
             for level in (0..starts.len() - 1).rev() {
                 let vertices = &reached[starts[level]..starts[level + 1]];
@@ -386,6 +341,34 @@ impl State {
                 *delta.add(v as usize) = 0.0;
             }
             successors.clear(first..first + nbrs.len());
+        }
+        if huge {
+            // Path counts past `f64`'s range (scaled_counts.rs), on these arrays, cleared
+            // above of what the `f64` search left: lent to the scaled search (the counts'
+            // mantissas in `sigma`, their scales in `delta`'s bytes), then cleared whole, as
+            // it reaches the source's whole component. Arrays of its own took 20 bytes a node
+            // beside these (`ordo bc` on a 1000x1000 grid, 1 thread: 87.5 -> 68 MiB peak).
+            // SAFETY: the pointers are the four arrays' (n entries each, asserted above), no
+            // other reference to them lives meanwhile (`reached` is not read past here), and
+            // `delta`'s 8n bytes hold n `i32`s at its alignment; every bit pattern is a valid
+            // `i32`, and `delta` is written whole below before it is read as `f64` again.
+            let scratch = unsafe {
+                super::scaled_counts::Scratch {
+                    depth: std::slice::from_raw_parts_mut(depth, n),
+                    mantissa: std::slice::from_raw_parts_mut(sigma, n),
+                    step: std::slice::from_raw_parts_mut(delta.cast::<i32>(), n),
+                    order: std::slice::from_raw_parts_mut(order, n),
+                }
+            };
+            super::scaled_counts::scaled_dependencies(g, src, scratch, |u, x| {
+                score[u as usize] += x
+            });
+            // SAFETY: as above; no slice into the arrays lives past the call.
+            unsafe {
+                std::slice::from_raw_parts_mut(depth, n).fill(UNVISITED);
+                std::slice::from_raw_parts_mut(sigma, n).fill(0.0);
+                std::slice::from_raw_parts_mut(delta, n).fill(0.0);
+            }
         }
         let reached = tail as u64;
         stats.tasks += reached;

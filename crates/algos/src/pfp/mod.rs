@@ -59,6 +59,7 @@ pub use dinic::dinic;
 pub use network::{Network, Prebuilt};
 use word::Word;
 
+use ordo_exec::malloc::prefaulted;
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::{ConfigError, Handle, Scheduler, SchedulerConfig, SchedulerVisitor};
@@ -166,9 +167,9 @@ impl<'n, W: Word> State<'n, W> {
         State {
             net,
             res,
-            excess: ordo_exec::malloc::prefaulted(n, || W::new(0)),
-            height: ordo_exec::malloc::prefaulted(n, || AtomicU32::new(0)),
-            levels: ordo_exec::malloc::prefaulted(n, || AtomicU32::new(0)),
+            excess: prefaulted(n, || W::new(0)),
+            height: prefaulted(n, || AtomicU32::new(0)),
+            levels: prefaulted(n, || AtomicU32::new(0)),
             top: AtomicU32::new(0),
             s,
             t,

