@@ -24,10 +24,10 @@
 //! Kronecker 20 (a 260 MB graph): peak 549 -> 419 MB, for a second pass over the graph that
 //! costs 1.10-1.15x the time at 1 and 2 threads (interleaved: 279-296 -> 311-336 ms at one,
 //! 217 -> 236-259 at two). Road graphs, whose edges nearly all join the forest, are sorted
-//! whole; from [`BUCKETED_FROM`] edges on they are listed straight into buckets of weight
-//! ([`weight_buckets`](super::weight_buckets)) and each bucket sorted with a scratch of its
-//! own length, and the forest is packed into the list: a 1000x1000 grid (a 39 MB graph)
-//! peaks at 72-74 MB instead of 106.
+//! whole; from [`BUCKETED_FROM`] edges on (at any size with a team) they are listed
+//! straight into buckets of weight ([`weight_buckets`](super::weight_buckets)) and each
+//! bucket sorted with a scratch of its own length, and the forest is packed into the list: a
+//! 1000x1000 grid (a 39 MB graph) peaks at 72-74 MB instead of 106.
 //!
 //! **Without branches on the edge.** Whether an edge is light is a coin toss; a split writes
 //! every edge to both destinations and moves one cursor on. Splitting with a branch and a
@@ -42,6 +42,16 @@
 //! Kronecker 20's run at 2 threads against 64 ms on one (it streams memory, and two threads
 //! wrote four streams), while a filter, which waits on finds, went from 100 to 53 ms.
 //!
+//! **Scans.** A Kruskal scan links with Rem's algorithm and splicing ([`Forest::join`]): the
+//! two ends' walks go up together and stop where they meet, instead of two finds to the
+//! roots. And it prefetches the parent entries of the ends [`PREFETCH_AHEAD`] edges on: in
+//! weight order the ends are at random places of the parent array. On road graphs the scan
+//! is half the run; interleaved (3 rounds of 7 runs), old -> new ms at 1 / 2 threads (the
+//! second figure also lists into buckets with a team): NY 14.3 / 12.2 -> 10.2 / 8.8, Rome
+//! 7.4 / 7.1 -> 6.0 / 5.1, grid1m 56 / 54 -> 47 / 44, Enron 7.4 / 5.2 -> 5.4 / 3.6,
+//! Kronecker 20 337 / 292 -> 267 / 272 (2 rounds). The prefetch alone, on the textbook scan:
+//! 0.96-0.97x; on Rem's: 0.88-0.95x.
+//!
 //! Kronecker 20, interleaved against the version before these changes (4 rounds of 5 runs):
 //! 593 -> 371 ms at one thread, 588 -> 288 ms at two (GBBS's Boruvka: 790 and 428 ms). Road
 //! graphs, where the whole edge list is sorted at once and the scan is most of the time:
@@ -50,7 +60,7 @@
 use super::weight_buckets::list_bucketed;
 use super::weight_sort::sort_by_weight;
 use super::{Edge, MstOutput};
-use crate::parents::find;
+use crate::parents::{find, prefetch};
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -64,14 +74,21 @@ const SORT_BELOW: usize = 1 << 12;
 const SORT_PER_MERGE: usize = 2;
 /// Arcs whose heavy edges [`list_joining`] gathers before it looks them up.
 const HEAVY_RUN: usize = 256;
-/// Edges from which a list sorted whole is listed into buckets of weight
-/// ([`list_bucketed`]) rather than sorted with a scratch as long as itself. Below, list and
-/// scratch are at most 24 MB and the one pass over the graph was faster (USA-road-d.NY, 366K
-/// edges: 10.7-10.9 against 12.0-13.1 ms at 1 thread); on a 1000x1000 grid (2M edges) the
-/// buckets took 52 against 51 ms at 1 thread and 48 against 55 at 2, and a process's first
-/// run, which faults its memory in, 51-60 against 67-112 ms.
+/// Edges from which one thread lists a list sorted whole into buckets of weight
+/// ([`list_bucketed`]) rather than sorting it with a scratch as long as itself. Below, list
+/// and scratch are at most 24 MB and the one pass over the graph was faster (USA-road-d.NY,
+/// 366K edges: 10.7-10.9 against 12.0-13.1 ms at 1 thread; with Rem's scan, 8.3-11.2 against
+/// 9.9-12.3 in three runs of 40); on a 1000x1000 grid (2M edges) the buckets took 52 against
+/// 51 ms at 1 thread and 48 against 55 at 2, and a process's first run, which faults its
+/// memory in, 51-60 against 67-112 ms. A team lists into buckets at any size: its shared
+/// listing into one list (a count pass, then a write pass) was no faster than one thread's
+/// single pass, which made 2 threads 1.1-1.4x slower than one on road graphs; buckets are
+/// counted and written by the team, and need no scratch as long as the list (NY at 2
+/// threads: peak 23.3 -> 19.8 MiB).
 /// (Unit tests list far smaller graphs into buckets, to run that path.)
 const BUCKETED_FROM: usize = if cfg!(test) { 1 << 9 } else { 1 << 20 };
+/// Edges ahead of the Kruskal scan whose ends' parent entries are prefetched.
+const PREFETCH_AHEAD: usize = 16;
 /// Edges sampled for a pivot (odd, so the sample has a median).
 const PIVOT_SAMPLE: usize = 31;
 /// Filters of at least this many edges are shared by the team: starting a team
@@ -98,11 +115,8 @@ pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
         forest.solve_list(light)?;
         let joining = list_joining(g, cfg, pivot, &forest.parent)?;
         forest.solve_list(joining)?;
-    } else if edges < BUCKETED_FROM {
-        let edges = match team {
-            Some(cfg) => list_edges(g, cfg, |_| true)?,
-            None => super::edges_of(g),
-        };
+    } else if edges < BUCKETED_FROM && team.is_none() {
+        let edges = super::edges_of(g);
         // One bucket: sorted whole, and the forest packed into the list rather than into an
         // array of its own beside the list and the scratch (USA-road-d.NY: 25.9 -> 22.8 MiB).
         let len = edges.len();
@@ -374,22 +388,6 @@ impl<'c> Forest<'c> {
         }
     }
 
-    /// The root of `x`, halving the path, with no team running: every step stores (the shared
-    /// [`find`] skips stores that change nothing, to keep other workers' caches; alone, the
-    /// test costs more: the scan of grid1m took 47-49 ms with it, 40-44 without).
-    fn find(&self, mut x: u32) -> u32 {
-        let parent = &self.parent;
-        loop {
-            let p = parent[x as usize].load(Relaxed);
-            if p == x {
-                return x;
-            }
-            let grand = parent[p as usize].load(Relaxed);
-            parent[x as usize].store(grand, Relaxed);
-            x = grand;
-        }
-    }
-
     /// The team, if a pass over `len` edges is worth sharing.
     fn shared(&self, len: usize) -> Option<&ExecConfig> {
         self.team.filter(|_| len >= PARALLEL_FROM)
@@ -441,6 +439,10 @@ impl<'c> Forest<'c> {
             }
             self.filtered += part.len() as u64;
             for i in bounds[0]..bounds[1] {
+                if let Some(ahead) = edges[..bounds[1]].get(i + PREFETCH_AHEAD) {
+                    prefetch(&self.parent, ahead.a);
+                    prefetch(&self.parent, ahead.b);
+                }
                 let e = edges[i];
                 if self.join(e) {
                     // `kept <= i`: the slot has been scanned already.
@@ -460,7 +462,11 @@ impl<'c> Forest<'c> {
             self.edges.reserve_exact(self.merges_left);
         }
         self.filtered += sorted.len() as u64;
-        for &e in sorted {
+        for (i, &e) in sorted.iter().enumerate() {
+            if let Some(ahead) = sorted.get(i + PREFETCH_AHEAD) {
+                prefetch(&self.parent, ahead.a);
+                prefetch(&self.parent, ahead.b);
+            }
             if self.join(e) {
                 self.edges.push(e);
             }
@@ -469,15 +475,41 @@ impl<'c> Forest<'c> {
 
     /// Kruskal's step: links the components of `e`'s ends if they differ, and says whether
     /// it did (`e` is then a forest edge).
+    ///
+    /// Rem's algorithm with splicing (Patwary, Blair, Manne, SEA 2010): a parent is never
+    /// below its child, so a root is its tree's largest node, and the two walks advance
+    /// together from the end whose parent is lower, stopping as soon as the two parents
+    /// agree (one set) or the lower end is a root (linked under the other's parent). Each
+    /// step on the way re-points the node it leaves at the other walk's parent: a higher
+    /// node that the union puts in the same set, which shortens later walks. Finds to both
+    /// roots then a link, the textbook step, walked every path to its end.
     #[inline(always)]
     fn join(&mut self, e: Edge) -> bool {
-        let (x, y) = (self.find(e.a), self.find(e.b));
-        if x == y {
-            return false;
+        let parent = &self.parent;
+        let (mut x, mut y) = (e.a, e.b);
+        loop {
+            let (px, py) = (
+                parent[x as usize].load(Relaxed),
+                parent[y as usize].load(Relaxed),
+            );
+            if px == py {
+                return false;
+            }
+            // Advance the end with the lower parent; `x` is that end from here.
+            let (lo, lo_parent, hi_parent) = if px < py { (x, px, py) } else { (y, py, px) };
+            // The splice (or, at a root, the link): `hi_parent` is above `lo`, and not in
+            // `lo`'s subtree, whose nodes are all at most `lo`.
+            parent[lo as usize].store(hi_parent, Relaxed);
+            if lo == lo_parent {
+                self.merges_left = self.merges_left.saturating_sub(1);
+                return true;
+            }
+            if px < py {
+                x = lo_parent;
+            } else {
+                y = lo_parent;
+            }
         }
-        self.parent[x as usize].store(y, Relaxed);
-        self.merges_left = self.merges_left.saturating_sub(1);
-        true
     }
 
     /// Moves the edges whose ends are still in different components to the front of `part`,
