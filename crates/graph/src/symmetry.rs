@@ -162,6 +162,14 @@ impl Graph {
             && self.reverse_products_agree(threads, self.weights())
     }
 
+    /// Whether every list is strictly increasing and without its own node, and every arc's
+    /// reverse is present (its weight may differ): the arcs pair up one to one, as the arcs of
+    /// a flow network do. [`Graph::is_undirected_simple`] without the weights; same passes
+    /// and bound.
+    pub fn is_paired(&self, threads: usize) -> bool {
+        self.lists_sorted_simple() && self.is_symmetric(threads)
+    }
+
     /// Every adjacency list strictly increasing, with no self-loop.
     fn lists_sorted_simple(&self) -> bool {
         let targets = self.targets();
@@ -242,7 +250,7 @@ impl Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{gen, BuildOptions, EdgeList, IdBase};
+    use crate::{gen, Buf, BuildOptions, EdgeList, IdBase};
 
     fn graph(n: u32, arcs: &[(u32, u32)]) -> Graph {
         let mut list = EdgeList::with_capacity(n, arcs.len(), false);
@@ -334,6 +342,26 @@ mod tests {
         // A self-loop, a parallel pair.
         assert!(!graph(2, &[(0, 0), (0, 1), (1, 0)]).is_undirected_simple(1));
         assert!(!graph(2, &[(0, 1), (0, 1), (1, 0), (1, 0)]).is_undirected_simple(1));
+    }
+
+    #[test]
+    fn paired_arcs_may_differ_in_weight_but_not_in_presence_or_order() {
+        let uneven = weighted(3, &[(0, 1, 5), (1, 0, 5), (1, 2, 7), (2, 1, 8)]);
+        assert!(uneven.is_paired(2));
+        assert!(!weighted(3, &[(0, 1, 5), (1, 0, 5), (1, 2, 7)]).is_paired(1));
+        // A self-loop, a parallel pair: symmetric, not paired one to one.
+        assert!(!graph(2, &[(0, 0), (0, 1), (1, 0)]).is_paired(1));
+        assert!(!graph(2, &[(0, 1), (0, 1), (1, 0), (1, 0)]).is_paired(1));
+        // Every reverse present, a list out of order.
+        let unsorted = Graph::from_csr(
+            Buf::from_vec(vec![0, 2, 3, 4]),
+            Buf::from_vec(vec![2, 1, 0, 0]),
+            None,
+            IdBase::Zero,
+        )
+        .unwrap();
+        assert!(unsorted.is_symmetric(1));
+        assert!(!unsorted.is_paired(1));
     }
 
     #[test]

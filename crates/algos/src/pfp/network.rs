@@ -165,11 +165,14 @@ impl Rows<'_> {
 /// A graph's network made once for many runs (the application's preparation: every
 /// `--repeat` and the oracle's Dinic use it) where it is built (on a directed Kronecker 20,
 /// 16.7M arcs, about 2 s that each run and the check repeated). A graph that is its own
-/// network is checked again by each run, as before: keeping the pairing array (when there
-/// was one) made small road graphs' runs 1.2-1.27x slower at 1 thread (Luxembourg 3.22 ->
-/// 4.10 ms, Seattle 5.06 -> 6.06, Rome 7.13 -> 8.59; NY level).
+/// network keeps only what the check found: keeping the pairing array (when there was one)
+/// made small road graphs' runs 1.2-1.27x slower at 1 thread (Luxembourg 3.22 -> 4.10 ms,
+/// Seattle 5.06 -> 6.06, Rome 7.13 -> 8.59; NY level).
 pub enum Prebuilt {
-    Paired,
+    /// The graph is its network; `symmetric` as [`Network`]'s.
+    Paired {
+        symmetric: bool,
+    },
     Built(Network<'static>),
 }
 
@@ -178,7 +181,9 @@ impl Prebuilt {
     pub fn new(g: &Graph) -> Self {
         Network::check_size(g);
         match Network::of_paired_graph(g) {
-            Some(_) => Prebuilt::Paired,
+            Some(net) => Prebuilt::Paired {
+                symmetric: net.symmetric,
+            },
             None => Prebuilt::Built(Network::build(g)),
         }
     }
@@ -186,7 +191,7 @@ impl Prebuilt {
     /// Calls `f` with the network of `g`, the graph this was made from.
     pub fn with<R>(&self, g: &Graph, f: impl FnOnce(&Network<'_>) -> R) -> R {
         match self {
-            Prebuilt::Paired => f(&Network::new(g)),
+            Prebuilt::Paired { symmetric } => f(&Network::paired(g, *symmetric)),
             Prebuilt::Built(net) => f(net),
         }
     }
@@ -229,31 +234,37 @@ impl<'g> Network<'g> {
     }
 
     /// `g` itself as the network, if it already is one (see [`Network::new`]).
+    ///
+    /// Found by the fingerprint passes of [`Graph::is_undirected_simple`] (equal capacities
+    /// both ways) and [`Graph::is_paired`]: sequential, and on the machine's cores. Each
+    /// reports a graph that is not paired as paired with probability below `m / 2^61`; a
+    /// search for a missing pair then finds another arc of the row or the next (bounds
+    /// checked), and the verifier (conservation, capacities, the cut) would fail. The exact
+    /// walk ([`walk_pairs`]) reads a cursor at a random place per arc: 0.87 s for Kronecker
+    /// 20's 31M arcs, 13x the 68 ms of the run it prepared at 2 threads, and each run checked
+    /// again.
     fn of_paired_graph(g: &'g Graph) -> Option<Self> {
-        let (offsets, head) = (g.offsets(), g.targets());
-        let rows_simple = (0..g.num_nodes() as u32).all(|u| {
-            let row = g.neighbors(u);
-            row.windows(2).all(|w| w[0] < w[1]) && !row.contains(&u)
-        });
-        if !rows_simple {
+        let threads = ordo_graph::prep_threads();
+        let symmetric = if g.is_undirected_simple(threads) {
+            true
+        } else if g.is_paired(threads) {
+            false
+        } else {
             return None;
-        }
-        let cap = Capacities::Weights(g.weights());
-        let mut symmetric = true;
-        let paired = walk_pairs(offsets, head, |a, pair| {
-            symmetric &= cap.get(a) == cap.get(pair);
-        });
-        if !paired {
-            return None;
-        }
-        Some(Network {
-            offsets: Cow::Borrowed(offsets),
-            head: Cow::Borrowed(head),
+        };
+        Some(Self::paired(g, symmetric))
+    }
+
+    /// `g` as its own network, which it is (`symmetric`: every pair's capacities equal).
+    fn paired(g: &'g Graph, symmetric: bool) -> Self {
+        Network {
+            offsets: Cow::Borrowed(g.offsets()),
+            head: Cow::Borrowed(g.targets()),
             symmetric,
             pairs: None,
-            cap,
+            cap: Capacities::Weights(g.weights()),
             arc_of_input: None,
-        })
+        }
     }
 
     /// The network of any graph: every input arc u -> v puts v in u's row and u in v's row,
