@@ -247,11 +247,14 @@ impl App for Bc {
         &out.report
     }
 
+    /// Serial Brandes, its sources shared by the machine's cores ([`bc::serial_brandes_split`]).
     fn oracle(p: &Prepared) -> Vec<f64> {
+        let threads = ordo_graph::prep_threads();
         match &p.graph {
-            Laid::Input(g) => bc::serial_brandes(g, &p.sources),
+            Laid::Input(g) => bc::serial_brandes_split(g, &p.sources, threads),
             Laid::Adl(layout) => {
-                let scores = bc::serial_brandes(&layout.graph, &layout.map_nodes(&p.sources));
+                let sources = layout.map_nodes(&p.sources);
+                let scores = bc::serial_brandes_split(&layout.graph, &sources, threads);
                 layout.unmap_values(&scores)
             }
         }

@@ -29,7 +29,8 @@
 //! does not run on ordo's priority schedulers; `threads`, `pin`, `topology` and `cancel` of the
 //! [`ExecConfig`] apply.
 //!
-//! The oracle is serial Brandes with a queue ([`serial_brandes`]); floating-point sums in
+//! The oracle is serial Brandes with a queue ([`serial_brandes`]); the CLI's check runs it
+//! on groups of sources, one thread each ([`serial_brandes_split`]). Floating-point sums in
 //! another order agree to [`TOLERANCE`] ([`compare_scores`]).
 //!
 //! Path counts are `f64`. A source whose counts overflow (a large grid from a corner: about
@@ -50,7 +51,7 @@ mod scaled_counts;
 mod scaled_team;
 mod successors;
 
-pub use brandes::{compare_scores, serial_brandes, TOLERANCE};
+pub use brandes::{compare_scores, serial_brandes, serial_brandes_split, TOLERANCE};
 pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS, PULLED_LEVELS};
 pub use lanes::Queues;
 pub use scaled_counts::dependencies_with_scaled_counts;

@@ -113,6 +113,24 @@ fn the_oracle_matches_the_definition() {
 }
 
 #[test]
+fn the_split_oracle_sums_what_the_serial_one_does() {
+    let random = gen::uniform_random(300, 1500, 7, &BuildOptions::default()).unwrap();
+    // Sources repeated and in any order; more groups than sources.
+    let sources: Vec<u32> = (0..23)
+        .map(|i| (i * 37 % 300) as u32)
+        .chain([5, 5])
+        .collect();
+    let want = serial_brandes(&random, &sources);
+    for threads in [1, 2, 3, 8, 64] {
+        let got = serial_brandes_split(&random, &sources, threads);
+        compare_scores(&got, &want, |v| v as u64).unwrap();
+    }
+    assert!(serial_brandes_split(&random, &[], 4)
+        .iter()
+        .all(|&x| x == 0.0));
+}
+
+#[test]
 fn parallel_matches_the_oracle_in_every_configuration() {
     let sym = BuildOptions {
         symmetrize: true,

@@ -80,8 +80,9 @@ impl App for Tc {
         &out.report
     }
 
+    /// The serial count, its nodes shared by the machine's cores ([`tc::serial_tc_split`]).
     fn oracle(p: &Undirected) -> u64 {
-        tc::serial_tc(&p.graph)
+        tc::serial_tc_split(&p.graph, ordo_graph::prep_threads())
     }
 
     fn verify(_p: &Undirected, expected: &u64, out: &TcOutput) -> Result<(), VerifyError> {
