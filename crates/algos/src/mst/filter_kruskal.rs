@@ -481,8 +481,9 @@ impl<'c> Forest<'c> {
     /// together from the end whose parent is lower, stopping as soon as the two parents
     /// agree (one set) or the lower end is a root (linked under the other's parent). Each
     /// step on the way re-points the node it leaves at the other walk's parent: a higher
-    /// node that the union puts in the same set, which shortens later walks. Finds to both
-    /// roots then a link, the textbook step, walked every path to its end.
+    /// node that the union puts in the same set, which shortens later walks. (The textbook
+    /// step, a find to each root and then a link, walks both paths to their ends.) The filters'
+    /// finds ([`find`]) only point nodes at ancestors, which keeps parents above children.
     #[inline(always)]
     fn join(&mut self, e: Edge) -> bool {
         let parent = &self.parent;
@@ -495,7 +496,7 @@ impl<'c> Forest<'c> {
             if px == py {
                 return false;
             }
-            // Advance the end with the lower parent; `x` is that end from here.
+            // The end whose parent is lower, `lo`, steps up.
             let (lo, lo_parent, hi_parent) = if px < py { (x, px, py) } else { (y, py, px) };
             // The splice (or, at a root, the link): `hi_parent` is above `lo`, and not in
             // `lo`'s subtree, whose nodes are all at most `lo`.
