@@ -33,9 +33,11 @@ pub struct Network<'g> {
     pairs: Option<Vec<u32>>,
     /// Capacity: the sum of the input arcs' weights in this direction (0 where none).
     pub cap: Capacities<'g>,
-    /// For each input arc (CSR order), its arc here (`u32::MAX` for self-loops); `None`: the
-    /// same index (the network is the input graph).
-    arc_of_input: Option<Vec<u32>>,
+    /// Whether the network was built ([`Network::build`]); else it is the input graph, and
+    /// each input arc is the arc of the same index. A built network finds its input arcs'
+    /// arcs by walking the rows again ([`map_input_arcs`]) instead of storing them (4 bytes
+    /// an input arc: Slashdot's peak 36.4 -> 33.0 MiB).
+    built: bool,
 }
 
 /// The arcs' capacities: the input's weights where the network is the input graph, else
@@ -61,32 +63,67 @@ impl Capacities<'_> {
     }
 }
 
-/// Each arc's capacity: the sum of the weights (1 where unweighted) of the input arcs that
-/// `arc_of_input` maps to it; 32-bit sums unless one passes `u32::MAX`.
-fn summed_capacities<'g>(g: &Graph, arc_of_input: &[u32], arcs: usize) -> Capacities<'g> {
+/// Each arc's capacity: the sum of the weights (1 where unweighted) of the input arcs of `g`
+/// that [`map_input_arcs`] maps to it in the rows `offsets`, `head`; 32-bit sums unless one
+/// passes `u32::MAX`.
+fn summed_capacities<'g>(g: &Graph, offsets: &[u64], head: &[u32]) -> Capacities<'g> {
     let weight = |i: usize| g.weights().map_or(1, |w| w[i]);
-    let mut sums = vec![0u32; arcs];
+    let mut sums = vec![0u32; head.len()];
     let mut fits = true;
-    for (i, &a) in arc_of_input.iter().enumerate() {
-        if a != u32::MAX {
-            let sum = &mut sums[a as usize];
-            match sum.checked_add(weight(i)) {
-                Some(s) => *sum = s,
+    map_input_arcs(g, offsets, head, |i, a| {
+        if let Some(a) = a {
+            match sums[a].checked_add(weight(i)) {
+                Some(s) => sums[a] = s,
                 None => fits = false,
             }
         }
-    }
+    });
     if fits {
         return Capacities::Summed(sums);
     }
     drop(sums);
-    let mut wide = vec![0u64; arcs];
-    for (i, &a) in arc_of_input.iter().enumerate() {
-        if a != u32::MAX {
-            wide[a as usize] += u64::from(weight(i));
+    let mut wide = vec![0u64; head.len()];
+    map_input_arcs(g, offsets, head, |i, a| {
+        if let Some(a) = a {
+            wide[a] += u64::from(weight(i));
+        }
+    });
+    Capacities::SummedWide(wide)
+}
+
+/// Calls `f(i, a)` for every input arc `i` of `g` (CSR order) with the arc `a` between its
+/// ends in the built rows `offsets`, `head` (`None` for a self-loop). An input row that is
+/// sorted (the usual case) is matched by walking the network's row once beside it, else by
+/// a search in it (the row is in cache either way).
+fn map_input_arcs(
+    g: &Graph,
+    offsets: &[u64],
+    head: &[u32],
+    mut f: impl FnMut(usize, Option<usize>),
+) {
+    let mut i = 0;
+    for u in 0..g.num_nodes() {
+        let row = offsets[u] as usize..offsets[u + 1] as usize;
+        let mut at = row.start;
+        for &v in g.neighbors(u as u32) {
+            if v as usize == u {
+                f(i, None);
+                i += 1;
+                continue;
+            }
+            if at < row.end && head[at] <= v {
+                // `v` is in the row, at or after `at`.
+                while head[at] < v {
+                    at += 1;
+                }
+            } else {
+                let found = head[row.clone()].binary_search(&v);
+                at = row.start + found.expect("an input arc's pair");
+            }
+            f(i, Some(at));
+            i += 1;
         }
     }
-    Capacities::SummedWide(wide)
 }
 
 /// Calls `f(a, pair)` for every arc `a` of the CSR rows (each sorted by target) in order,
@@ -263,7 +300,7 @@ impl<'g> Network<'g> {
             symmetric,
             pairs: None,
             cap: Capacities::Weights(g.weights()),
-            arc_of_input: None,
+            built: false,
         }
     }
 
@@ -273,41 +310,16 @@ impl<'g> Network<'g> {
     /// summed afterwards, through each input arc's arc here.
     ///
     /// Memory: the rows at their unmerged size (4 bytes per end of each input arc), then the
-    /// pairing, the input arcs' map and the capacities (4 bytes each per arc, 8 where a sum
-    /// of parallel arcs passes `u32`). The first version sorted (neighbour, weight) pairs and
-    /// summed into 8-byte capacities beside them: `ordo pfp --no-verify` on a directed
-    /// Kronecker 20 (16.7M arcs, 75 MB file) peaked at 877 MB, now 750 MB; Slashdot 48.6 MiB,
-    /// now 36.8.
+    /// pairing and the capacities (4 bytes each per arc, 8 where a sum of parallel arcs
+    /// passes `u32`; the input arcs' map is walked again where it is needed,
+    /// [`map_input_arcs`]). The first version sorted (neighbour, weight) pairs and summed into
+    /// 8-byte capacities beside them: `ordo pfp --no-verify` on a directed Kronecker 20
+    /// (16.7M arcs, 75 MB file) peaked at 877 MB, then 750 MB; Slashdot 48.6 MiB, then 36.8.
     fn build(g: &Graph) -> Network<'static> {
-        let n = g.num_nodes();
         // The rows: the graph's undirected simple view, without its weights.
         let (offsets, head, _) = ordo_graph::undirected_adjacency(g, false);
         // Every input arc put each end in the other's row, so the rows are symmetric.
-        // Arc indices are below 2 * MAX_INPUT_ARCS < u32::MAX, the self-loops' mark.
-        let mut arc_of_input = Vec::with_capacity(g.num_edges());
-        for u in 0..n {
-            let row = offsets[u] as usize..offsets[u + 1] as usize;
-            // The input's row is usually sorted too: then its arcs are found by walking the
-            // network's row once, else by a search in it (the row is in cache either way).
-            let mut at = row.start;
-            for &v in g.neighbors(u as u32) {
-                if v as usize == u {
-                    arc_of_input.push(u32::MAX);
-                    continue;
-                }
-                if at < row.end && head[at] <= v {
-                    // `v` is in the row, at or after `at`.
-                    while head[at] < v {
-                        at += 1;
-                    }
-                } else {
-                    let found = head[row.clone()].binary_search(&v);
-                    at = row.start + found.expect("an input arc's pair");
-                }
-                arc_of_input.push(at as u32);
-            }
-        }
-        let cap = summed_capacities(g, &arc_of_input, head.len());
+        let cap = summed_capacities(g, &offsets, &head);
         let (mut symmetric, mut pairs) = (true, Vec::with_capacity(head.len()));
         let paired = walk_pairs(&offsets, &head, |a, pair| {
             symmetric &= cap.get(a) == cap.get(pair);
@@ -321,7 +333,7 @@ impl<'g> Network<'g> {
             symmetric,
             pairs: Some(pairs),
             cap,
-            arc_of_input: Some(arc_of_input),
+            built: true,
         }
     }
 
@@ -330,11 +342,12 @@ impl<'g> Network<'g> {
         (0..self.head.len()).map(|a| self.cap.get(a))
     }
 
-    /// The network arc of input arc `i` (CSR order), `None` for a self-loop.
-    pub fn arc_of_input(&self, i: usize) -> Option<usize> {
-        match &self.arc_of_input {
-            None => Some(i),
-            Some(arcs) => Some(arcs[i]).filter(|&a| a != u32::MAX).map(|a| a as usize),
+    /// Calls `f(i, a)` for every input arc `i` of `g`, the graph this network was made from
+    /// (CSR order), with its arc here (`None` for a self-loop).
+    pub fn for_each_input_arc(&self, g: &Graph, mut f: impl FnMut(usize, Option<usize>)) {
+        match self.built {
+            true => map_input_arcs(g, &self.offsets, &self.head, f),
+            false => (0..g.num_edges()).for_each(|i| f(i, Some(i))),
         }
     }
 
@@ -361,32 +374,52 @@ impl<'g> Network<'g> {
     /// the net flow is at most the capacity in its direction. (So every flow fits the
     /// weights' 32 bits.)
     ///
-    /// The residuals' vector becomes the flows' where the network is its input and its words
-    /// are 32 bits (no second array as long as the arcs: on a 1000x1000 grid the output was a
-    /// quarter of the peak).
+    /// The residuals' vector becomes the flows' (no second array as long as the arcs: on a
+    /// 1000x1000 grid the output was a quarter of the peak): where the network is its input,
+    /// each arc's left-over is its input arc's flow; for a built network, where no input arc
+    /// maps to an arc before its own index (input rows without self-loops, whose network rows
+    /// hold them and maybe more), input arc `i`'s flow goes to slot `i` once its arc's slot,
+    /// at or after `i`, has been read, so no slot is overwritten before its last read. Else
+    /// (self-loops) a vector of its own. Slashdot's peak, at this step, 33.0 -> 29.7 MiB.
+    /// Where words are 64 bits the conversion makes a `u32` copy either way.
     pub(super) fn input_flows<W: Word>(&self, g: &Graph, res: Vec<W>) -> Vec<u32> {
         // What is left to hand out along each network arc with a positive net flow, in the
         // residuals' words: at most the arc's capacity, which fits them.
         for (r, c) in res.iter().zip(self.capacities()) {
             r.write(c.saturating_sub(r.read(Relaxed)), Relaxed);
         }
-        let left = res;
-        if self.arc_of_input.is_none() {
+        let mut left = res;
+        if !self.built {
             // Each arc is its input arc, with the input's weight as capacity: all of it.
             return W::into_u32s(left);
         }
-        let weights = (0..g.num_nodes() as u32).flat_map(|u| g.out_edges(u).map(|(_, w)| w));
-        weights
-            .enumerate()
-            .map(|(i, w)| match self.arc_of_input(i) {
-                None => 0, // a self-loop
-                Some(a) => {
-                    let f = left[a].read(Relaxed).min(u64::from(w));
-                    left[a].sub(f, Relaxed);
-                    f as u32
-                }
-            })
-            .collect()
+        let weight = |i: usize| g.weights().map_or(1, |w| w[i]);
+        // Takes input arc `i`'s share of what is left on its arc `a`.
+        let take = |left: &[W], i: usize, a: Option<usize>| match a {
+            None => 0, // a self-loop
+            Some(a) => {
+                let f = left[a].read(Relaxed).min(u64::from(weight(i)));
+                left[a].sub(f, Relaxed);
+                f
+            }
+        };
+        let inputs = g.num_edges();
+        let mut in_place = inputs <= left.len();
+        if in_place {
+            self.for_each_input_arc(g, |i, a| in_place &= a.is_some_and(|a| a >= i));
+        }
+        if !in_place {
+            let mut flows = Vec::with_capacity(inputs);
+            self.for_each_input_arc(g, |i, a| flows.push(take(&left, i, a) as u32));
+            return flows;
+        }
+        self.for_each_input_arc(g, |i, a| {
+            // Slot `a >= i` is read before slot `i` is written; later arcs read slots after `i`.
+            let f = take(&left, i, a);
+            left[i].write(f, Relaxed);
+        });
+        left.truncate(inputs);
+        W::into_u32s(left)
     }
 
     pub fn num_nodes(&self) -> usize {
@@ -487,12 +520,17 @@ mod tests {
     fn a_paired_graph_is_its_own_network_as_the_general_build_makes_it() {
         let grid = gen::road_grid(7, 9, 1, &BuildOptions::default()).unwrap();
         let (own, built) = (Network::new(&grid), Network::build(&grid));
-        assert!(own.arc_of_input.is_none() && built.arc_of_input.is_some());
+        assert!(!own.built && built.built);
         assert_eq!(own.head, built.head);
         for a in 0..own.head.len() {
             assert_eq!(own.cap.get(a), built.cap.get(a));
-            assert_eq!(own.arc_of_input(a), built.arc_of_input(a));
         }
+        let arcs = |net: &Network| {
+            let mut arcs = Vec::new();
+            net.for_each_input_arc(&grid, |_, a| arcs.push(a));
+            arcs
+        };
+        assert_eq!(arcs(&own), arcs(&built));
         let res = |a: usize| own.cap.get(a) / 2;
         let residuals = |net: &Network| {
             (0..net.head.len())
@@ -506,7 +544,7 @@ mod tests {
         // An arc without its reverse: the general build.
         let one_way = crate::test_graphs::weighted(3, &[(0, 1, 4), (1, 2, 4), (2, 1, 4)]);
         assert!(Network::of_paired_graph(&one_way).is_none());
-        assert!(Network::new(&one_way).arc_of_input.is_some());
+        assert!(Network::new(&one_way).built);
     }
 
     /// The general build's invariants: rows sorted and simple, every arc paired with its
@@ -521,17 +559,18 @@ mod tests {
             assert!(row.windows(2).all(|w| w[0] < w[1]) && !row.contains(&(u as u32)));
         }
         let mut sums = vec![0u64; net.head.len()];
-        let mut i = 0;
-        for u in 0..n as u32 {
-            for (v, w) in g.out_edges(u) {
-                match net.arc_of_input(i) {
-                    None => assert_eq!(u, v),
-                    Some(a) => {
-                        assert_eq!((owner(a), net.head[a]), (Some(u as usize), v));
-                        sums[a] += u64::from(w);
-                    }
+        let mut arcs = Vec::new();
+        net.for_each_input_arc(g, |i, a| arcs.push((i, a)));
+        assert_eq!(arcs.len(), g.num_edges());
+        let inputs = (0..n as u32).flat_map(|u| g.out_edges(u).map(move |(v, w)| (u, v, w)));
+        for (index, ((u, v, w), (i, a))) in inputs.zip(arcs).enumerate() {
+            assert_eq!(i, index);
+            match a {
+                None => assert_eq!(u, v),
+                Some(a) => {
+                    assert_eq!((owner(a), net.head[a]), (Some(u as usize), v));
+                    sums[a] += u64::from(w);
                 }
-                i += 1;
             }
         }
         for (a, &sum) in sums.iter().enumerate() {

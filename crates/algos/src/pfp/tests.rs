@@ -208,7 +208,13 @@ fn antiparallel_and_parallel_arcs_share_one_pair() {
     let net = Network::new(&g);
     // One arc each way per joined pair: (0,1), (1,2), (0,2).
     assert_eq!(net.head.len(), 6);
-    let a = net.arc_of_input(0).unwrap();
+    let mut first = None;
+    net.for_each_input_arc(&g, |i, a| {
+        if i == 0 {
+            first = a;
+        }
+    });
+    let a = first.unwrap();
     assert_eq!(
         (
             net.head[a],
