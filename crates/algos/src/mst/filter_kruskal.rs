@@ -50,7 +50,7 @@
 //! second figure also lists into buckets with a team): NY 14.3 / 12.2 -> 10.2 / 8.8, Rome
 //! 7.4 / 7.1 -> 6.0 / 5.1, grid1m 56 / 54 -> 47 / 44, Enron 7.4 / 5.2 -> 5.4 / 3.6,
 //! Kronecker 20 337 / 292 -> 267 / 272 (2 rounds). The prefetch alone, on the textbook scan:
-//! 0.96-0.97x; on Rem's: 0.88-0.95x.
+//! 0.90-1.00x (NY, Rome, grid1m, two passes); on Rem's: 0.87-0.95x.
 //!
 //! Kronecker 20, interleaved against the version before these changes (4 rounds of 5 runs):
 //! 593 -> 371 ms at one thread, 588 -> 288 ms at two (GBBS's Boruvka: 790 and 428 ms). Road
@@ -77,14 +77,14 @@ const HEAVY_RUN: usize = 256;
 /// Edges from which one thread lists a list sorted whole into buckets of weight
 /// ([`list_bucketed`]) rather than sorting it with a scratch as long as itself. Below, list
 /// and scratch are at most 24 MB and the one pass over the graph was faster (USA-road-d.NY,
-/// 366K edges: 10.7-10.9 against 12.0-13.1 ms at 1 thread; with Rem's scan, 8.3-11.2 against
-/// 9.9-12.3 in three runs of 40); on a 1000x1000 grid (2M edges) the buckets took 52 against
-/// 51 ms at 1 thread and 48 against 55 at 2, and a process's first run, which faults its
-/// memory in, 51-60 against 67-112 ms. A team lists into buckets at any size: its shared
-/// listing into one list (a count pass, then a write pass) was no faster than one thread's
-/// single pass, which made 2 threads 1.1-1.4x slower than one on road graphs; buckets are
-/// counted and written by the team, and need no scratch as long as the list (NY at 2
-/// threads: peak 23.3 -> 19.8 MiB).
+/// 366K edges: 10.7-10.9 against 12.0-13.1 ms at 1 thread; with Rem's scan, medians of 40
+/// runs 10.5-11.2 against 10.1-12.3 in three processes each); on a 1000x1000 grid (2M
+/// edges) the buckets took 52 against 51 ms at 1 thread and 48 against 55 at 2, and a
+/// process's first run, which faults its memory in, 51-60 against 67-112 ms. A team lists
+/// into buckets at any size: its shared listing into one list (a count pass, then a write
+/// pass) was no faster than one thread's single pass, which made 2 threads 1.3-1.6x slower
+/// than one on NY, Rome, Princeton and CA-HepPh; buckets are counted and written by the
+/// team, and need no scratch as long as the list (NY at 2 threads: peak 23.3 -> 19.8 MiB).
 /// (Unit tests list far smaller graphs into buckets, to run that path.)
 const BUCKETED_FROM: usize = if cfg!(test) { 1 << 9 } else { 1 << 20 };
 /// Edges ahead of the Kruskal scan whose ends' parent entries are prefetched.
