@@ -293,7 +293,7 @@ def mst(
     algo: str = "auto",
     **params: Any,
 ) -> Any:
-    """A minimum spanning forest of the undirected view by Boruvka: ``(u, v, weight)``, three
+    """A minimum spanning forest of the undirected view: ``(u, v, weight)``, three
     int64 arrays with ``u < v``, sorted by (weight, u, v). Ties are broken by node ids, so
     the forest is unique. Where an edge has arcs of two weights, the lighter counts.
 

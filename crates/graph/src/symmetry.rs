@@ -167,7 +167,24 @@ impl Graph {
     /// a flow network do. [`Graph::is_undirected_simple`] without the weights; same passes
     /// and bound.
     pub fn is_paired(&self, threads: usize) -> bool {
-        self.lists_sorted_simple() && self.is_symmetric(threads)
+        self.pairing(threads).is_some()
+    }
+
+    /// `None` unless the graph [`is_paired`](Graph::is_paired); then whether each pair's two
+    /// weights are equal (`Some(true)`: it [`is_undirected_simple`](Graph::is_undirected_simple)).
+    /// Asking the two questions one after the other would run the list and endpoint passes
+    /// twice; here each runs once, and the unweighted product only where the weighted one
+    /// fails. Same bound.
+    pub fn pairing(&self, threads: usize) -> Option<bool> {
+        if !(self.lists_sorted_simple() && self.endpoint_sums_agree()) {
+            return None;
+        }
+        // Equal triples (u, v, w) and (v, u, w) imply equal pairs (u, v) and (v, u).
+        if self.weights().is_some() && self.reverse_products_agree(threads, self.weights()) {
+            return Some(true);
+        }
+        self.is_symmetric(threads)
+            .then_some(self.weights().is_none())
     }
 
     /// Every adjacency list strictly increasing, with no self-loop.
@@ -362,6 +379,23 @@ mod tests {
         .unwrap();
         assert!(unsorted.is_symmetric(1));
         assert!(!unsorted.is_paired(1));
+    }
+
+    #[test]
+    fn pairing_tells_paired_graphs_with_equal_weights_from_the_others() {
+        let grid = gen::road_grid(30, 20, 3, &BuildOptions::default()).unwrap();
+        assert_eq!(grid.pairing(2), Some(true));
+        let uneven = weighted(3, &[(0, 1, 5), (1, 0, 5), (1, 2, 7), (2, 1, 8)]);
+        assert_eq!(uneven.pairing(2), Some(false));
+        assert_eq!(
+            graph(3, &[(0, 1), (1, 0), (1, 2), (2, 1)]).pairing(1),
+            Some(true)
+        );
+        assert_eq!(
+            weighted(3, &[(0, 1, 5), (1, 0, 5), (1, 2, 7)]).pairing(1),
+            None
+        );
+        assert_eq!(graph(2, &[(0, 0), (0, 1), (1, 0)]).pairing(1), None);
     }
 
     #[test]

@@ -77,6 +77,8 @@ const SPLIT_BYTES: usize = 4 << 30;
 /// order of the final additions changes (within [`TOLERANCE`]). The check of a verified
 /// `ordo bc` (50 sources by default) was most of its wall time: Kronecker 20 at 2 threads,
 /// a 2.5 s run and a 15.7 s check. Groups are as many as fit [`SPLIT_BYTES`] (one at least).
+/// Plain scoped threads, not ordo-exec's team, so the check does not share the kernels'
+/// executor.
 pub fn serial_brandes_split(g: &Graph, sources: &[u32], threads: usize) -> Vec<f64> {
     let fit = SPLIT_BYTES / (32 * g.num_nodes()).max(1);
     let groups = threads.min(sources.len()).min(fit).max(1);

@@ -439,10 +439,7 @@ impl<'c> Forest<'c> {
             }
             self.filtered += part.len() as u64;
             for i in bounds[0]..bounds[1] {
-                if let Some(ahead) = edges[..bounds[1]].get(i + PREFETCH_AHEAD) {
-                    prefetch(&self.parent, ahead.a);
-                    prefetch(&self.parent, ahead.b);
-                }
+                self.prefetch_ends(&edges[..bounds[1]], i + PREFETCH_AHEAD);
                 let e = edges[i];
                 if self.join(e) {
                     // `kept <= i`: the slot has been scanned already.
@@ -463,13 +460,20 @@ impl<'c> Forest<'c> {
         }
         self.filtered += sorted.len() as u64;
         for (i, &e) in sorted.iter().enumerate() {
-            if let Some(ahead) = sorted.get(i + PREFETCH_AHEAD) {
-                prefetch(&self.parent, ahead.a);
-                prefetch(&self.parent, ahead.b);
-            }
+            self.prefetch_ends(sorted, i + PREFETCH_AHEAD);
             if self.join(e) {
                 self.edges.push(e);
             }
+        }
+    }
+
+    /// Asks the cache for the parent entries of the ends of `edges[i]`, if there is one
+    /// (module docs, Scans).
+    #[inline(always)]
+    fn prefetch_ends(&self, edges: &[Edge], i: usize) {
+        if let Some(e) = edges.get(i) {
+            prefetch(&self.parent, e.a);
+            prefetch(&self.parent, e.b);
         }
     }
 
@@ -496,7 +500,8 @@ impl<'c> Forest<'c> {
             if px == py {
                 return false;
             }
-            // The end whose parent is lower, `lo`, steps up.
+            // The end whose parent is lower, `lo`, steps up. (Selected, not swapped into `x`:
+            // a swap of the four values took the scan 1.12x as long on NY, Rome, Seattle.)
             let (lo, lo_parent, hi_parent) = if px < py { (x, px, py) } else { (y, py, px) };
             // The splice (or, at a root, the link): `hi_parent` is above `lo`, and not in
             // `lo`'s subtree, whose nodes are all at most `lo`.

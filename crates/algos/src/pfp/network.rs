@@ -273,23 +273,16 @@ impl<'g> Network<'g> {
 
     /// `g` itself as the network, if it already is one (see [`Network::new`]).
     ///
-    /// Found by the fingerprint passes of [`Graph::is_undirected_simple`] (equal capacities
-    /// both ways) and [`Graph::is_paired`]: sequential, and on the machine's cores. Each
-    /// reports a graph that is not paired as paired with probability below `m / 2^61`; a
+    /// Found by the fingerprint passes of [`Graph::pairing`] (paired, and whether the
+    /// capacities are equal both ways): sequential, and on the machine's cores. They
+    /// report a graph that is not paired as paired with probability below `m / 2^61`; a
     /// search for a missing pair then finds another arc of the row or the next (bounds
     /// checked), and the verifier (conservation, capacities, the cut) would fail. The exact
     /// walk ([`walk_pairs`]) reads a cursor at a random place per arc: 0.87 s for Kronecker
     /// 20's 31M arcs, 13x the 68 ms of the run it prepared at 2 threads, and each run checked
     /// again.
     fn of_paired_graph(g: &'g Graph) -> Option<Self> {
-        let threads = ordo_graph::prep_threads();
-        let symmetric = if g.is_undirected_simple(threads) {
-            true
-        } else if g.is_paired(threads) {
-            false
-        } else {
-            return None;
-        };
+        let symmetric = g.pairing(ordo_graph::prep_threads())?;
         Some(Self::paired(g, symmetric))
     }
 

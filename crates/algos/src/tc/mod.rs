@@ -342,7 +342,9 @@ pub fn serial_tc(g: &Graph) -> u64 {
 /// [`serial_tc`] with the nodes' counts shared by `threads` threads, each taking the next
 /// block of [`ORACLE_BLOCK`] nodes: every node's count is the serial loop's, and integer sums
 /// do not depend on their order. The check of a verified `ordo tc` was most of its wall
-/// time (Kronecker 20: a 4.6 s run at 2 threads, a 20 s check).
+/// time (Kronecker 20: a 4.6 s run at 2 threads, a 20 s check). Plain scoped threads, not
+/// ordo-exec's team: the check stays independent of the executor the kernels run on (a
+/// chunk the team's loop lost would be lost by both).
 pub fn serial_tc_split(g: &Graph, threads: usize) -> u64 {
     let dag = Oriented::new(g);
     let n = g.num_nodes();
@@ -350,6 +352,8 @@ pub fn serial_tc_split(g: &Graph, threads: usize) -> u64 {
     let count = || {
         let mut sum = 0;
         loop {
+            // Relaxed: the counter only hands each block to one thread (its read-modify-write
+            // order does); the sums come back through `join`, which synchronizes.
             let start = next.fetch_add(ORACLE_BLOCK, std::sync::atomic::Ordering::Relaxed);
             if start >= n {
                 return sum;
