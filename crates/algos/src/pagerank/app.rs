@@ -241,6 +241,7 @@ impl App for Pagerank {
             "leftover_residual": pushed.map(|o| o.leftover),
             "iterations": pulled.map(|o| o.iterations),
             "last_change": pulled.map(|o| o.last_change),
+            "mass_corrections": pulled.map(|o| o.corrections),
             "error_bound": out.error_bound(),
             "l1_vs_oracle": l1,
         })
