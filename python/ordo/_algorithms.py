@@ -196,7 +196,8 @@ def pagerank(
     report's ``error_bound`` bounds the L1 distance to the exact scores.
 
     ``algo``: ``"pull"`` (Gauss-Seidel sweeps over in-edges until a sweep changes the scores
-    by less than ``num_nodes * tol`` in L1, networkx's rule; the fastest), ``"pull-jacobi"``
+    by less than ``num_nodes * tol`` in L1, networkx's rule, rescaling the scores between
+    sweeps where their total misses the exact solution's; the fastest), ``"pull-jacobi"``
     (the same with Jacobi iterations), ``"priority"`` (residual pushing with priorities
     from the residual:
     ``priority="pr"``, its whole part, or ``"prd"``, three decimals: seed 000's PR and

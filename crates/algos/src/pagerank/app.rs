@@ -26,7 +26,7 @@ pub const VARIANTS: Variants = Variants {
     list: &[
         Variant {
             name: "pull",
-            about: "Gauss-Seidel pull sweeps over in-edges until a sweep's L1 change < n x tolerance, on the frontier executor",
+            about: "Gauss-Seidel pull sweeps over in-edges until a sweep's L1 change < n x tolerance, the scores rescaled between sweeps where their total misses the exact one's, on the frontier executor",
             scheduled: false,
             serial: false,
         },
