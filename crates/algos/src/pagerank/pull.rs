@@ -49,8 +49,8 @@
 //! change ([`CORRECTION_SHARE`]; the quarter made as few passes as possible with no more
 //! sweeps than correcting every time, on the 10 graphs of `compare.py` and 7 held-out ones).
 //! Gauss-Seidel sweeps at GAPBS's tolerance, before -> after: Kronecker 20 9 -> 5,
-//! Slashdot 23 -> 11-12, Enron 25 -> 17, NY 20 -> 17, wiki-Vote 8 -> 7; road graphs and meshes
-//! unchanged (Rome 16, grid1m 10) with at most two passes. The bound below holds whatever the
+//! Slashdot 23 -> 11-12, Enron 25 -> 17, NY 20 -> 17, wiki-Vote 8 -> 7, finan512 19 -> 10;
+//! road graphs and meshes unchanged (Rome 16, grid1m 10) with at most two passes. The bound below holds whatever the
 //! last iteration read, so a scaled iterate needs no change to it; the stopping rule is
 //! still the L1 change of the last iteration.
 //!
