@@ -183,8 +183,12 @@ impl Graph {
         if self.weights().is_some() && self.reverse_products_agree(threads, self.weights()) {
             return Some(true);
         }
-        self.is_symmetric(threads)
-            .then_some(self.weights().is_none())
+        // `is_symmetric` without its endpoint pass, which agreed above (its answer cached as
+        // `is_symmetric` caches it).
+        let symmetric = *self
+            .symmetric
+            .get_or_init(|| self.reverse_products_agree(threads, None));
+        symmetric.then_some(self.weights().is_none())
     }
 
     /// Every adjacency list strictly increasing, with no self-loop.
