@@ -40,9 +40,11 @@ fn new_apps_json_verified_and_consistent() {
     let f = json(&ordo(&["mst", &g, "--json", "-t", "2"]));
     assert_eq!(f["verified"], true);
     assert_eq!(
-        f["edges"].as_u64().unwrap() + f["components"].as_u64().unwrap(),
+        f["forest_edges"].as_u64().unwrap() + f["components"].as_u64().unwrap(),
         68213
     );
+    // The header's arc count is the graph's, not the forest's.
+    assert_eq!(f["edges"], json(&ordo(&["info", &g, "--json"]))["edges"]);
     let t = json(&ordo(&["tc", &g, "--json"]));
     assert_eq!(t["verified"], true);
     assert!(t["triangles"].as_u64().is_some());
@@ -486,4 +488,32 @@ fn demo_prints_a_verified_table() {
             >= 5,
         "{text}"
     );
+}
+
+#[test]
+fn every_app_reports_the_input_graphs_own_counts() {
+    // An application's fields are merged over the header: none may reuse `nodes` or `edges`
+    // (mst's forest size once replaced the graph's arc count in the summary line).
+    let g = amsterdam();
+    let co = amsterdam_coords();
+    let info = json(&ordo(&["info", &g, "--json"]));
+    for args in [
+        vec!["sssp"],
+        vec!["bfs"],
+        vec!["astar", "--coords", &co, "--target", "5000"],
+        vec!["pagerank"],
+        vec!["cc"],
+        vec!["kcore"],
+        vec!["mst"],
+        vec!["tc"],
+        vec!["bc", "--sources", "1,"],
+        vec!["pfp"],
+    ] {
+        let mut a = args.clone();
+        a.extend([g.as_str(), "--json", "-t", "2"]);
+        let j = json(&ordo(&a));
+        assert_eq!(j["verified"], true, "{args:?}");
+        assert_eq!(j["nodes"], info["nodes"], "{args:?}");
+        assert_eq!(j["edges"], info["edges"], "{args:?}");
+    }
 }

@@ -62,7 +62,7 @@ impl App for Mst {
         examples: &["ordo mst USA-road-d.NY.gr.gz --threads 2"],
         params: &[],
         variants: &VARIANTS,
-        headline: &["algo", "weight", "edges", "components"],
+        headline: &["algo", "weight", "forest_edges", "components"],
         no_per_node: Some(
             "mst's answer is a set of edges (their count and weight are in the output): it has \
              no per-node output for --out",
@@ -146,7 +146,7 @@ impl App for Mst {
             "prep_s": p.prep_s,
             "weights": p.weights.map(|w| w.to_string()),
             "weight": out.weight,
-            "edges": out.edges.len(),
+            "forest_edges": out.edges.len(),
             "components": p.graph.num_nodes() - out.edges.len(),
             "merges": out.merges,
             "stale_tasks": out.stale_tasks,
