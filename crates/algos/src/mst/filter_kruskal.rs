@@ -188,24 +188,8 @@ fn list_edges(
     };
     let weight = |i: usize| weights.map_or(1, |ws| ws[i]);
     if cfg.threads == 1 {
-        // One pass into room for every arc: the pages past the kept edges are never touched,
-        // so they cost address space, not memory.
-        let mut edges = Vec::with_capacity(targets.len());
-        let slots = edges.spare_capacity_mut();
-        let mut len = 0;
-        for v in 0..g.num_nodes() {
-            let (first, list) = arcs_of(v);
-            let v = v as u32;
-            for (i, &t) in list.iter().enumerate() {
-                let e = Edge::new(v, t, weight(first + i));
-                // As in the team's loop below; `len` is at most the arcs seen before this one.
-                slots[len].write(e);
-                len += ((t > v) & keep(&e)) as usize;
-            }
-        }
-        // SAFETY: the first `len` slots were written (each before `len` moved past it).
-        unsafe { edges.set_len(len) };
-        return Ok(edges);
+        // One pass, without a branch on the coin toss of `t > v`, into room for every edge.
+        return Ok(super::edges_where(g, keep));
     }
     let (counts, _) = run_team(cfg, |team| {
         let w = team.worker();

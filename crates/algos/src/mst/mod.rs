@@ -248,13 +248,18 @@ pub fn run<S: Scheduler<MstTask>>(
 
 /// Every edge of an undirected graph (stored as both of its arcs) once, from its smaller end,
 /// in `(a, b)` order when the adjacency lists are sorted.
+pub(crate) fn edges_of(g: &Graph) -> Vec<Edge> {
+    edges_where(g, |_| true)
+}
+
+/// The edges of [`edges_of`] that `keep` accepts, in its order.
 ///
 /// Without a branch per arc where there is room: every arc of a node is written at the end of
-/// the list, which grows only by the arcs to a larger node. Whether `t > v` is a coin toss on
-/// most graphs, and the branch cost a mispredict per second arc. The list is sized for half
-/// the arcs (an undirected graph's edges); a node whose arcs might not fit pushes them one by
-/// one instead, which happens only near the end or on a directed input.
-pub(crate) fn edges_of(g: &Graph) -> Vec<Edge> {
+/// the list, which grows only by the kept arcs to a larger node. Whether `t > v` is a coin
+/// toss on most graphs, and the branch cost a mispredict per second arc. The list is sized for
+/// half the arcs (an undirected graph's edges); a node whose arcs might not fit pushes them
+/// one by one instead, which happens only near the end or on a directed input.
+pub(crate) fn edges_where(g: &Graph, keep: impl Fn(&Edge) -> bool) -> Vec<Edge> {
     let (offsets, targets, weights) = (g.offsets(), g.targets(), g.weights());
     let mut edges: Vec<Edge> = Vec::with_capacity(targets.len() / 2 + 1);
     for v in 0..g.num_nodes() {
@@ -265,16 +270,18 @@ pub(crate) fn edges_of(g: &Graph) -> Vec<Edge> {
         let slots = edges.spare_capacity_mut();
         if slots.len() <= list.len() {
             for (i, &t) in list.iter().enumerate() {
-                if t > v {
-                    edges.push(Edge::new(v, t, weight(i)));
+                let e = Edge::new(v, t, weight(i));
+                if t > v && keep(&e) {
+                    edges.push(e);
                 }
             }
             continue;
         }
         let mut kept = 0;
         for (i, &t) in list.iter().enumerate() {
-            slots[kept].write(Edge::new(v, t, weight(i)));
-            kept += (t > v) as usize;
+            let e = Edge::new(v, t, weight(i));
+            slots[kept].write(e);
+            kept += ((t > v) & keep(&e)) as usize;
         }
         // SAFETY: the `kept` slots past the length were written (each when `kept` moved past
         // it), and `kept <= list.len() < slots.len()`, within the capacity.
