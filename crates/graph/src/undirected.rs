@@ -11,6 +11,14 @@
 //! with weights (4 without) plus 8 per node, beside the input. The arc-list build it replaces
 //! held three 4-byte columns for both directions, then the sorted CSR and the merged one beside
 //! them: `ordo cc` on Slashdot (870k arcs) peaked at 50 MiB, now 27.
+//!
+//! Tried (session 36), not kept: the rows first, alone, then the weights at the view's size,
+//! each input arc finding its two view arcs with a cursor per row (two passes of random
+//! reads). `ordo mst --no-verify` on Slashdot, whose reciprocal arcs halve the view, peaked at
+//! 24.7 instead of 27.9 MiB (1 thread) for a 1.1x slower build (29.5 -> 32 ms); on a directed
+//! Kronecker 20 (16.7M arcs, few repeats) the peak barely moved (416 -> 408 MiB) and the
+//! build took 1.8-2.0 s instead of 0.9-1.5 (binary searches in place of the cursors: 2.4x on
+//! Slashdot).
 
 use crate::buf::Buf;
 use crate::csr::Graph;
