@@ -319,7 +319,7 @@ pub fn kruskal(g: &Graph) -> Vec<Edge> {
 mod tests {
     use super::*;
 
-    /// `edges_of` against the plain filter, on graphs whose arcs mostly point up (the list
+    /// `edges_of` (and `edges_where`) against the plain filter, on graphs whose arcs mostly point up (the list
     /// sized for half the arcs runs out, and the nodes after that push one by one), mostly
     /// down, and both ways.
     #[test]
@@ -346,6 +346,13 @@ mod tests {
                 .map(|(v, t, w)| Edge::new(v, t, w))
                 .collect();
             assert_eq!(edges_of(&g), expected, "{n} nodes, {up_share}% up");
+            let light = |e: &Edge| e.weight < 3;
+            let kept: Vec<Edge> = expected.iter().copied().filter(light).collect();
+            assert_eq!(
+                edges_where(&g, light),
+                kept,
+                "{n} nodes, {up_share}% up, light"
+            );
         }
     }
 }
