@@ -319,9 +319,9 @@ pub fn kruskal(g: &Graph) -> Vec<Edge> {
 mod tests {
     use super::*;
 
-    /// `edges_of` (and `edges_where`) against the plain filter, on graphs whose arcs mostly point up (the list
-    /// sized for half the arcs runs out, and the nodes after that push one by one), mostly
-    /// down, and both ways.
+    /// `edges_of` and `edges_where` against the plain filter, on graphs whose arcs mostly point
+    /// up (the list sized for half the arcs runs out, and the nodes after that push one by
+    /// one), mostly down, and both ways.
     #[test]
     fn edges_of_lists_each_arc_to_a_larger_node_once() {
         let mut state = 11u64;

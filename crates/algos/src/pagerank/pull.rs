@@ -50,9 +50,9 @@
 //! sweeps than correcting every time, on the 10 graphs of `compare.py` and 7 held-out ones).
 //! Gauss-Seidel sweeps at GAPBS's tolerance, before -> after: Kronecker 20 9 -> 5,
 //! Slashdot 23 -> 11-12, Enron 25 -> 17, NY 20 -> 17, wiki-Vote 8 -> 7, finan512 19 -> 10;
-//! road graphs and meshes unchanged (Rome 16, grid1m 10) with at most two passes. The bound below holds whatever the
-//! last iteration read, so a scaled iterate needs no change to it; the stopping rule is
-//! still the L1 change of the last iteration.
+//! road graphs and meshes unchanged (Rome 16, grid1m 10) with at most two passes. The bound
+//! below holds whatever the last iteration read, so a scaled iterate needs no change to it;
+//! the stopping rule is still the L1 change of the last iteration.
 //!
 //! **Error bound.** The last iteration's change bounds the distance to the exact solution `y*`.
 //! The residual `r = (1 - α)/n + α P'ᵀ y' - y'` of the values `y'` an iteration wrote is
@@ -619,8 +619,9 @@ impl<S: Share> State<'_, S> {
             };
             // The chunk's new values of nodes without out-arcs (a share is such a node's
             // value), final for this iteration: only this worker writes them.
-            if skipped.dangling.is_some() {
-                for_each_run(skipped.dangling, r, |run| {
+            // (`for_each_run` without a bitmap would take the whole chunk.)
+            if let Some(bits) = skipped.dangling {
+                for_each_run(Some(bits), r, |run| {
                     dangling += to[run].iter().map(S::get).sum::<f64>();
                 });
             }
@@ -670,21 +671,18 @@ impl<S: Share> State<'_, S> {
             return (sums.0, sums.1, r.len() as u64);
         };
         let mut nodes = 0;
-        // The loop of `for_each_run`, written out: with the sweep in a closure passed to it,
-        // CA-HepPh's sweeps took 1.03x the time (interleaved, 5 rounds) and the run 1.2% more
-        // instructions (callgrind, 3 runs); as an iterator over the runs, 2.2% more.
+        // The loop of `for_each_run`, written out over `take_run`: with the sweep in a closure
+        // passed to it, CA-HepPh's sweeps took 1.03x the time (interleaved, 5 rounds) and the
+        // run 1.2% more instructions (callgrind, 3 runs); as an iterator over the runs, 2.2%.
         // `r` starts on a word; bits at n and beyond are clear.
         for w in r.start / 64..r.end.div_ceil(64) {
             let mut word = bits.word(w);
             // Each run of set bits is a run of consecutive nodes that pull.
-            while word != 0 {
-                let lo = word.trailing_zeros() as usize;
-                let len = (!(word >> lo)).trailing_zeros() as usize;
+            while let Some((lo, len)) = take_run(&mut word) {
                 let first = w * 64 + lo;
                 // SAFETY: set bits are nodes of the chunk, so below `r.end`, and the asserts.
                 unsafe { self.pull_run::<BLOCKED>(from, to, first..first + len, base, &mut sums) };
                 nodes += len as u64;
-                word &= (!0u64).checked_shl((lo + len) as u32).unwrap_or(0);
             }
         }
         (sums.0, sums.1, nodes)
@@ -747,14 +745,22 @@ fn for_each_run(bits: Option<&Bitmap>, r: Range<usize>, mut f: impl FnMut(Range<
     // Bits at n and beyond are clear.
     for w in r.start / 64..r.end.div_ceil(64) {
         let mut word = bits.word(w);
-        while word != 0 {
-            let lo = word.trailing_zeros() as usize;
-            let len = (!(word >> lo)).trailing_zeros() as usize;
-            let first = w * 64 + lo;
-            f(first..first + len);
-            word &= (!0u64).checked_shl((lo + len) as u32).unwrap_or(0);
+        while let Some((lo, len)) = take_run(&mut word) {
+            f(w * 64 + lo..w * 64 + lo + len);
         }
     }
+}
+
+/// Takes the lowest run of set bits off `word`: where it starts and how long it is.
+#[inline(always)]
+fn take_run(word: &mut u64) -> Option<(usize, usize)> {
+    if *word == 0 {
+        return None;
+    }
+    let lo = word.trailing_zeros() as usize;
+    let len = (!(*word >> lo)).trailing_zeros() as usize;
+    *word &= (!0u64).checked_shl((lo + len) as u32).unwrap_or(0);
+    Some((lo, len))
 }
 
 /// A mass correction is applied when the values' total is off by at least this part of the
