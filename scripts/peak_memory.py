@@ -23,7 +23,9 @@ SOURCE = {"sssp": ["--source", "1"], "bfs": ["--source", "1"], "bc": ["--sources
 
 
 def peak_bytes(args):
-    """The peak resident set of the command `args`, in bytes (it must succeed)."""
+    """The peak resident set of the command `args`, in bytes (it must succeed). Measured by
+    GNU time, not by this process's `wait4`: a child forked from Python starts with Python's
+    pages, and its `ru_maxrss` keeps them."""
     r = subprocess.run(["/usr/bin/time", "-f", "%M"] + args, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"failed ({r.returncode}): {' '.join(args)}\n{r.stderr[-500:]}")
@@ -33,6 +35,11 @@ def peak_bytes(args):
 def main():
     if len(sys.argv) not in (3, 4) or not os.access(ORDO, os.X_OK):
         sys.exit(__doc__)
+    if not os.access("/usr/bin/time", os.X_OK):
+        sys.exit("needs GNU time (/usr/bin/time): apt-get install time")
+    for graph in sys.argv[2].split(","):
+        if not os.path.isfile(graph):
+            sys.exit(f"{graph}: no such file")
     apps, graphs = sys.argv[1].split(","), sys.argv[2].split(",")
     threads = (sys.argv[3] if len(sys.argv) == 4 else "1").split(",")
     with tempfile.TemporaryDirectory() as tmp:
