@@ -15,8 +15,9 @@
 //! * [`pagerank`]: residual-pushing PageRank, prioritized by residual (PR and PR-D);
 //!   [`pagerank::pull`]: pull iteration with an L1-change stopping rule.
 //! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
-//! * [`bc`]: betweenness centrality on sampled sources, level-synchronous, with seed 001's
-//!   adaptive data layout and NUMA-aware work queues (its own queues, not a priority scheduler).
+//! * [`bc`]: betweenness centrality on sampled sources, level-synchronous, with the adaptive
+//!   data layout and NUMA-aware work queues of the NUMA-aware BC paper (Frasca et al., SC'12;
+//!   its own queues, not a priority scheduler).
 //! * [`pfp`]: maximum flow by preflow-push, highest label first.
 //! * [`distance`]: distance labels in 32 or 64 bits (SSSP).
 //! * [`delta`]: the bucket width SSSP and A* pick from the graph.
@@ -37,12 +38,12 @@ pub mod in_edges;
 pub mod kcore;
 pub mod mst;
 pub mod pagerank;
-mod parents;
 pub mod pfp;
 pub mod sssp;
 pub mod tc;
 #[cfg(test)]
 mod test_graphs;
+pub mod union_find;
 pub mod variants;
 mod verify;
 

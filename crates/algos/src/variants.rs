@@ -9,11 +9,56 @@
 //! method beats the parallel one on few threads (MST's filter-Kruskal on up to two), `auto`
 //! on that many runs the serial one.
 
-/// One method of an application.
+/// A method an application can run, by what it is rather than by name: applications choose
+/// their code by matching on it, and `--algo` takes its [`Method::name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The priority-scheduled version, on the scheduler the run names (what the papers
+    /// measure).
+    Priority,
+    DeltaStepping,
+    /// Direction-optimizing levels: top-down pushes, bottom-up pulls over in-edges.
+    Direction,
+    /// Every level pushes.
+    Push,
+    Afforest,
+    Peel,
+    /// A serial algorithm on the calling thread.
+    Serial,
+    Boruvka,
+    FilterKruskal,
+    /// Gauss-Seidel pull sweeps.
+    Pull,
+    /// Jacobi pull iterations.
+    PullJacobi,
+    /// Chunks of nodes handed out without a scheduler.
+    Loop,
+}
+
+impl Method {
+    /// The `--algo` value.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Priority => "priority",
+            Method::DeltaStepping => "delta-stepping",
+            Method::Direction => "direction",
+            Method::Push => "push",
+            Method::Afforest => "afforest",
+            Method::Peel => "peel",
+            Method::Serial => "serial",
+            Method::Boruvka => "boruvka",
+            Method::FilterKruskal => "filter-kruskal",
+            Method::Pull => "pull",
+            Method::PullJacobi => "pull-jacobi",
+            Method::Loop => "loop",
+        }
+    }
+}
+
+/// One method of an application, as it declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Variant {
-    /// The `--algo` value.
-    pub name: &'static str,
+    pub method: Method,
     /// One line for `--help`.
     pub about: &'static str,
     /// Runs on a priority scheduler (otherwise on the frontier executor, which has none).
@@ -23,11 +68,16 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The `--algo` value.
+    pub const fn name(&self) -> &'static str {
+        self.method.name()
+    }
+
     /// What ran, for reports of a method without a scheduler: the method and where it ran.
     pub fn unscheduled_label(&self) -> String {
         match self.serial {
-            true => format!("{} (one thread)", self.name),
-            false => format!("{} (frontier executor)", self.name),
+            true => format!("{} (one thread)", self.name()),
+            false => format!("{} (frontier executor)", self.name()),
         }
     }
 }
@@ -45,14 +95,14 @@ pub struct Variants {
 /// A method `auto` runs on at most `up_to` threads.
 #[derive(Debug, Clone, Copy)]
 pub struct FewThreads {
-    pub method: &'static str,
+    pub method: Method,
     pub up_to: usize,
 }
 
 /// The priority-scheduled version, as most applications name it.
 pub(crate) const PRIORITY: Variant = Variant {
-    name: "priority",
-    about: "the priority-scheduled version (seed 000), on --scheduler",
+    method: Method::Priority,
+    about: "the priority-scheduled version, on --scheduler",
     scheduled: true,
     serial: false,
 };
@@ -74,7 +124,7 @@ impl Variants {
     /// `auto` and every method's name, for argument parsers.
     pub fn names(&self) -> Vec<&'static str> {
         std::iter::once("auto")
-            .chain(self.list.iter().map(|v| v.name))
+            .chain(self.list.iter().map(|v| v.name()))
             .collect()
     }
 
@@ -84,19 +134,31 @@ impl Variants {
         if let Some(few) = self.few_threads {
             s += &format!(
                 "; {} on up to {} threads, {} on more",
-                few.method, few.up_to, self.list[0].name
+                few.method.name(),
+                few.up_to,
+                self.list[0].name()
             );
         }
         s += ")";
         for v in self.list {
-            s += &format!("; {} ({})", v.name, v.about);
+            s += &format!("; {} ({})", v.name(), v.about);
         }
         s
     }
 
     /// The method called `name`, if the application has one.
     pub fn named(&self, name: &str) -> Option<&'static Variant> {
-        self.list.iter().find(|v| v.name == name)
+        self.list.iter().find(|v| v.name() == name)
+    }
+
+    /// The application's declaration of `method`, if it offers it.
+    pub fn of(&self, method: Method) -> Option<&'static Variant> {
+        self.list.iter().find(|v| v.method == method)
+    }
+
+    /// The priority-scheduled method, if the application has one.
+    pub fn scheduled(&self) -> Option<&'static Variant> {
+        self.list.iter().find(|v| v.scheduled)
     }
 
     /// The method to run for `--algo asked` on `threads` workers. `scheduler_request` names
@@ -112,13 +174,9 @@ impl Variants {
             ("auto", None) => Ok(self
                 .few_threads
                 .filter(|few| threads <= few.up_to)
-                .and_then(|few| self.named(few.method))
+                .and_then(|few| self.of(few.method))
                 .unwrap_or(&self.list[0])),
-            ("auto", Some(_)) => Ok(self
-                .list
-                .iter()
-                .find(|v| v.scheduled)
-                .expect("every app has a scheduled version")),
+            ("auto", Some(_)) => Ok(self.scheduled().expect("every app has a scheduled version")),
             (name, request) => match (self.named(name), request) {
                 (None, _) => Err(VariantError::Unknown {
                     app: self.app,
@@ -126,7 +184,7 @@ impl Variants {
                     choices: self.names().join(", "),
                 }),
                 (Some(v), Some(what)) if !v.scheduled => Err(VariantError::NoScheduler {
-                    algo: v.name,
+                    algo: v.name(),
                     what: what.to_string(),
                 }),
                 (Some(v), _) => Ok(v),
@@ -144,10 +202,10 @@ mod tests {
 
     #[test]
     fn auto_picks_the_fastest_unless_a_scheduler_is_asked_for() {
-        assert_eq!(BFS.resolve("auto", None, 2).unwrap().name, "direction");
+        assert_eq!(BFS.resolve("auto", None, 2).unwrap().name(), "direction");
         let asked = Some("--scheduler obim");
-        assert_eq!(BFS.resolve("auto", asked, 2).unwrap().name, "priority");
-        assert_eq!(CC.resolve("priority", None, 2).unwrap().name, "priority");
+        assert_eq!(BFS.resolve("auto", asked, 2).unwrap().name(), "priority");
+        assert_eq!(CC.resolve("priority", None, 2).unwrap().name(), "priority");
         assert!(matches!(
             CC.resolve("afforest", asked, 2),
             Err(VariantError::NoScheduler { .. })
@@ -158,13 +216,19 @@ mod tests {
 
     #[test]
     fn auto_on_few_threads_picks_the_serial_method_where_there_is_one() {
-        assert_eq!(MST.resolve("auto", None, 1).unwrap().name, "filter-kruskal");
-        assert_eq!(MST.resolve("boruvka", None, 1).unwrap().name, "boruvka");
+        assert_eq!(
+            MST.resolve("auto", None, 1).unwrap().name(),
+            "filter-kruskal"
+        );
+        assert_eq!(MST.resolve("boruvka", None, 1).unwrap().name(), "boruvka");
         let asked = Some("--scheduler obim");
-        assert_eq!(MST.resolve("auto", asked, 1).unwrap().name, "priority");
-        assert_eq!(BFS.resolve("auto", None, 1).unwrap().name, "direction");
-        assert_eq!(MST.resolve("auto", None, 2).unwrap().name, "filter-kruskal");
-        assert_eq!(MST.resolve("auto", None, 3).unwrap().name, "boruvka");
+        assert_eq!(MST.resolve("auto", asked, 1).unwrap().name(), "priority");
+        assert_eq!(BFS.resolve("auto", None, 1).unwrap().name(), "direction");
+        assert_eq!(
+            MST.resolve("auto", None, 2).unwrap().name(),
+            "filter-kruskal"
+        );
+        assert_eq!(MST.resolve("auto", None, 3).unwrap().name(), "boruvka");
         assert!(MST
             .help()
             .contains("filter-kruskal on up to 2 threads, boruvka on more"));

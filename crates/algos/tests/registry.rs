@@ -5,9 +5,8 @@
 //! declared.
 
 use ordo_algos::app::{
-    Answer, App, AppSpec, AppVisitor, Kind, OwnedSource, RunContext, RunRequest, Values,
+    Answer, App, AppSpec, AppVisitor, Kind, OwnedSource, Plan, RunRequest, Value, Values,
 };
-use ordo_exec::Probes;
 use ordo_graph::{gen, BuildOptions, Graph};
 use ordo_sched::Topology;
 
@@ -26,51 +25,41 @@ impl AppVisitor for RunAll {
         let spec = &A::SPEC;
         let mut values = Values::new(spec.params);
         if spec.params.iter().any(|p| p.name == "target") {
-            values
-                .set("target", ordo_algos::app::Value::Int(143))
-                .unwrap();
+            values.set("target", Value::Int(143)).unwrap();
         }
         for method in spec.variants.list {
-            let mut source = OwnedSource::new(grid(), None, false);
-            let p = A::prepare(&mut source, &values, method, &mut Vec::new())
-                .unwrap_or_else(|e| panic!("{} {}: {e}", spec.name, method.name));
-            let expected = A::oracle(&p);
             for threads in [1, 8] {
+                let ctx = format!("{} {} at {threads} threads", spec.name, method.name());
                 let request = RunRequest {
+                    algo: method.name().into(),
                     threads: Some(threads),
                     pin: false,
-                    probes: Probes::default(),
                     ..RunRequest::new(Topology::detect())
                 };
-                let (sched, exec) = if method.scheduled {
-                    let (s, e) = request.scheduled(A::delta_hint(&p)).unwrap();
-                    (Some(s), e)
-                } else {
-                    (None, request.exec(None).unwrap())
-                };
-                let ctx = format!("{} {} at {threads} threads", spec.name, method.name);
-                let out = A::run(&p, method, sched.as_ref(), &exec)
+                let mut source = OwnedSource::new(grid(), None, false);
+                let plan = Plan::<A>::new(&mut source, &values, &request, &mut Vec::new())
                     .unwrap_or_else(|e| panic!("{ctx}: {e}"));
-                A::verify(&p, &expected, &out).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                assert_eq!(plan.method(), method, "{ctx}: the method asked for");
+                assert_eq!(plan.sched().is_some(), method.scheduled, "{ctx}");
+                let expected = plan.oracle();
+                let out = plan.run().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                plan.verify(&expected, &out)
+                    .unwrap_or_else(|e| panic!("{ctx}: {e}"));
                 assert_eq!(
-                    A::per_node(&p, &out).is_some(),
+                    plan.per_node(&out).is_some(),
                     spec.no_per_node.is_none(),
                     "{ctx}: a --out column exactly where none is refused"
                 );
-                let run = RunContext {
-                    method,
-                    sched: sched.as_ref(),
-                    median_s: A::report(&out).time.as_secs_f64(),
-                };
-                let summary = A::summary(&p, &out, Some(&expected), &run);
+                let median_s = plan.report(&out).time.as_secs_f64();
+                let summary = plan.summary(&out, Some(&expected), median_s);
                 for key in spec.headline {
                     assert!(
                         summary.get(key).is_some(),
                         "{ctx}: headline '{key}' missing"
                     );
                 }
-                let n = A::graph(&p).num_nodes();
-                match A::answer(&p, out) {
+                let n = plan.graph().num_nodes();
+                match plan.answer(out) {
                     Answer::Floats(v) => assert_eq!(v.len(), n, "{ctx}"),
                     Answer::Ints(v) => assert_eq!(v.len(), n, "{ctx}"),
                     _ => {}
@@ -140,26 +129,26 @@ fn check_spec(spec: &AppSpec) {
     // `auto` and no request resolve to the first method; a scheduler request to a scheduled
     // one, or is refused where there is none.
     let auto = spec.method("auto", None, 64).unwrap();
-    assert_eq!(auto.name, spec.variants.list[0].name, "{}", spec.name);
+    assert_eq!(auto.name(), spec.variants.list[0].name(), "{}", spec.name);
     // A few-threads choice is one of the methods, and not a scheduled one (a request without
     // a scheduler must not need one).
     if let Some(few) = spec.variants.few_threads {
         let serial = spec.method("auto", None, few.up_to).unwrap();
         assert_eq!(
-            serial.name, few.method,
+            serial.method, few.method,
             "{}: few_threads names no method",
             spec.name
         );
         assert!(!serial.scheduled, "{}", spec.name);
         let more = spec.method("auto", None, few.up_to + 1).unwrap();
-        assert_eq!(more.name, spec.variants.list[0].name, "{}", spec.name);
+        assert_eq!(more.name(), spec.variants.list[0].name(), "{}", spec.name);
     }
     // Every method answers to its name (an application without a scheduled method once ran
     // its first whatever `--algo` named).
     for v in spec.variants.list {
         assert_eq!(
-            spec.method(v.name, None, 2).unwrap().name,
-            v.name,
+            spec.method(v.name(), None, 2).unwrap().name(),
+            v.name(),
             "{}",
             spec.name
         );

@@ -10,7 +10,8 @@ use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use std::time::Duration;
 
 /// The run request of the run flags: the scheduler by name with its parameters, the threads,
-/// the probes, and Ctrl-C as the cancel flag.
+/// the probes, and Ctrl-C as the cancel flag; `--algo auto`, nothing asking for a scheduler
+/// by name ([`RunRequest::asks_scheduler`]).
 pub fn run_request(a: &RunArgs) -> CliResult<RunRequest> {
     let s = &a.sched;
     let mut params = Vec::new();
@@ -36,12 +37,13 @@ pub fn run_request(a: &RunArgs) -> CliResult<RunRequest> {
 }
 
 /// The CLI's error for a request that cannot run.
-pub fn spec_error(e: SpecError) -> CliError {
+fn spec_error(e: SpecError) -> CliError {
     match e {
         SpecError::Threads(t) => {
             CliError::usage(format!("--threads {t}: must be in 1..={MAX_THREADS}"))
         }
         SpecError::Scheduler(e) => CliError::usage(e),
+        SpecError::NoDelta(_) => CliError::usage(e),
     }
 }
 
@@ -53,6 +55,7 @@ pub fn app_error(e: AppError) -> CliError {
         AppError::NoCoordinates => {
             CliError::input("A* needs node coordinates: pass --coords FILE (.co or .xyz)")
         }
+        AppError::Spec(e) => spec_error(e),
         AppError::Exec(e) => exec_error(e),
         AppError::Verify(e) => CliError::input(e),
     }

@@ -7,9 +7,7 @@ use crate::error::{note, CliError, CliResult};
 use crate::load::load_noted;
 use crate::output::sched_json;
 use crate::run::{app_error, exec_error};
-use ordo_algos::app::OwnedSource;
-use ordo_algos::app::{App, AppError, AppVisitor, Value, Values};
-use ordo_algos::variants::Variant;
+use ordo_algos::app::{App, AppError, AppVisitor, OwnedSource, Plan, RunRequest, Value, Values};
 use ordo_exec::{ExecConfig, RunReport, MAX_THREADS};
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 use serde_json::json;
@@ -94,12 +92,28 @@ fn values_of(a: &SimulateArgs, spec: &ordo_algos::app::AppSpec) -> CliResult<Val
 /// oracle, and prints the table or JSON.
 fn simulate<A: App>(a: &SimulateArgs) -> CliResult {
     let spec = &A::SPEC;
-    let method: &Variant = spec
+    let method = spec
         .variants
-        .list
-        .iter()
-        .find(|v| v.scheduled)
+        .scheduled()
         .expect("simulated applications have a scheduled method");
+    let topology: Topology = a.sched.topology.parse().map_err(CliError::usage)?;
+    let request = |s: &SchedArgs| -> CliResult<RunRequest> {
+        let mut params = Vec::new();
+        for p in &s.params {
+            params.push(parse_param(p).map_err(CliError::usage)?);
+        }
+        Ok(RunRequest {
+            algo: method.name().into(),
+            scheduler: s.scheduler.clone(),
+            params,
+            chunk: s.chunk,
+            // The plan's own executor is not used: each point has its simulated one.
+            threads: Some(1),
+            pin: false,
+            ..RunRequest::new(topology.clone())
+        })
+    };
+    let (main, serial) = (request(&a.sched)?, request(&a.sched.serial())?);
     let li = load_noted(&a.input)?;
     if li.graph.num_nodes() == 0 {
         return Err(CliError::input("the graph has no nodes"));
@@ -107,31 +121,15 @@ fn simulate<A: App>(a: &SimulateArgs) -> CliResult {
     let graph_name = li.graph_name.clone();
     let mut source = OwnedSource::new(li.graph, li.weights, a.input.flags.symmetrize);
     let mut notes = Vec::new();
-    let prepared = A::prepare(&mut source, &values_of(a, spec)?, method, &mut notes);
+    let plan = Plan::<A>::new(&mut source, &values_of(a, spec)?, &main, &mut notes);
     drop(source);
     for n in &notes {
         note(n);
     }
-    let p = prepared.map_err(app_error)?;
-    let expected = A::oracle(&p);
-    let topology: Topology = a.sched.topology.parse().map_err(CliError::usage)?;
-    let config = |s: &SchedArgs| -> CliResult<SchedulerConfig> {
-        let mut params = Vec::new();
-        for p in &s.params {
-            params.push(parse_param(p).map_err(CliError::usage)?);
-        }
-        let request = ordo_algos::app::RunRequest {
-            scheduler: s.scheduler.clone(),
-            params,
-            chunk: s.chunk,
-            ..ordo_algos::app::RunRequest::new(topology.clone())
-        };
-        request
-            .scheduler(A::delta_hint(&p))
-            .map_err(CliError::usage)
-    };
-    let sched = config(&a.sched)?;
-    let serial = config(&a.sched.serial())?;
+    let plan = plan.map_err(app_error)?;
+    let expected = plan.oracle();
+    let sched = plan.sched().expect("the scheduled method").clone();
+    let serial = plan.scheduler_for(&serial).map_err(app_error)?;
     let simulate = |s: &SchedulerConfig, workers: usize| -> CliResult<(RunReport, f64)> {
         let cfg = ExecConfig {
             pin: false,
@@ -141,17 +139,17 @@ fn simulate<A: App>(a: &SimulateArgs) -> CliResult {
         };
         let _armed = crate::interrupt::Armed::new();
         let start = Instant::now();
-        let out = A::run(&p, method, Some(s), &cfg).map_err(|e| match e {
+        let out = plan.run_on(Some(s), &cfg).map_err(|e| match e {
             AppError::Exec(e) => exec_error(e),
             e => app_error(e),
         })?;
-        A::verify(&p, &expected, &out).map_err(|why| {
+        plan.verify(&expected, &out).map_err(|why| {
             CliError::input(format!(
                 "{} on {workers} simulated workers: {why}",
                 s.label()
             ))
         })?;
-        Ok((A::report(&out).clone(), start.elapsed().as_secs_f64()))
+        Ok((plan.report(&out).clone(), start.elapsed().as_secs_f64()))
     };
     let (base, _) = simulate(&serial, 1)?;
     let base_tasks = base.total.tasks.max(1);
@@ -166,8 +164,8 @@ fn simulate<A: App>(a: &SimulateArgs) -> CliResult {
     let mut j = json!({
         "app": a.app,
         "graph": graph_name,
-        "nodes": A::graph(&p).num_nodes(),
-        "edges": A::graph(&p).num_edges(),
+        "nodes": plan.graph().num_nodes(),
+        "edges": plan.graph().num_edges(),
         "delta": sched.delta(),
         "serial_tasks": base.total.tasks,
         "verified": true,

@@ -11,8 +11,8 @@ use crate::graph::PyGraph;
 use crate::running::{interruptible, report_dict, threads_arg, topology};
 use numpy::IntoPyArray;
 use ordo_algos::app::{
-    method_for_graph, Answer, App, AppError, AppSpec, AppVisitor, Kind, RunContext, RunRequest,
-    Source, SpecError, Value, Values,
+    Answer, App, AppError, AppSpec, AppVisitor, Kind, Plan, RunRequest, Source, SpecError, Value,
+    Values,
 };
 use ordo_algos::astar::Geometry;
 use ordo_graph::{Graph, WeightSpec};
@@ -25,8 +25,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Runs application `app` on `graph` with its parameters `values` (a dict of the registry's
-/// names; `None` means not given), method `algo`, on `scheduler` with `params`: the answer,
-/// or `(answer, report)` when `report`.
+/// names; `None` means not given), method `algo`, on `scheduler` with `params`, through the
+/// protocol of [`ordo_algos::app::Plan`]: the answer, or `(answer, report)` when `report`.
 #[pyfunction]
 #[pyo3(signature = (app, graph, values, algo, scheduler, threads, params, report))]
 #[allow(clippy::too_many_arguments)]
@@ -80,53 +80,28 @@ impl<'py> AppVisitor for Call<'_, 'py> {
                 pairs.push((k.str()?.to_string(), v.str()?.to_string()));
             }
         }
-        let request = scheduler_request(spec, &values, self.scheduler, !pairs.is_empty());
         let cancel = Arc::new(AtomicBool::new(false));
         let req = RunRequest {
+            algo: self.algo.to_string(),
+            asks_scheduler: scheduler_request(spec, &values, self.scheduler, !pairs.is_empty()),
             scheduler: self.scheduler.to_string(),
             params: pairs,
             threads: threads_arg(self.threads)?,
             cancel: Some(cancel.clone()),
+            strict_delta: true,
             ..RunRequest::new(topology().clone())
         };
-        let method = spec
-            .method(self.algo, request.as_deref(), req.threads(None))
-            .map_err(app_error)?;
-        let (graph, report, asked) = (self.graph, self.report, self.algo);
-        let outcome = interruptible(py, Some(&cancel), || -> Result<_, Failure> {
-            let mut source = PySource(graph);
-            let p = A::prepare(&mut source, &values, method, &mut Vec::new())?;
-            let method = method_for_graph::<A>(asked, &p, method, req.threads(None));
-            let (sched, exec) = if method.scheduled {
-                let (mut sched, exec) = req.scheduled(A::delta_hint(&p))?;
-                if let Some(d) = values.given("delta").then(|| values.int("delta")).flatten() {
-                    // `delta=` sets the scheduler's own: one without it is an error here.
-                    if !sched.has_param("delta") {
-                        return Err(Failure::NoDelta(sched.name().to_string()));
-                    }
-                    sched.set("delta", &d.to_string()).map_err(AppError::from)?;
-                }
-                (Some(sched), exec)
-            } else {
-                (None, req.exec(None)?)
-            };
-            let out = A::run(&p, method, sched.as_ref(), &exec)?;
-            let run = A::report(&out).clone();
-            let summary = report.then(|| {
-                let ctx = RunContext {
-                    method,
-                    sched: sched.as_ref(),
-                    median_s: run.time.as_secs_f64(),
-                };
-                A::summary(&p, &out, None, &ctx)
-            });
-            let label = match &sched {
-                Some(s) => s.label(),
-                None => method.unscheduled_label(),
-            };
-            Ok((A::answer(&p, out), run, summary, label))
+        // A request that cannot run fails before the graph's views are built.
+        Plan::<A>::choose_method(&req).map_err(app_error)?;
+        let (graph, report) = (self.graph, self.report);
+        let outcome = interruptible(py, Some(&cancel), || -> Result<_, AppError> {
+            let plan = Plan::<A>::new(&mut PySource(graph), &values, &req, &mut Vec::new())?;
+            let out = plan.run()?;
+            let run = plan.report(&out).clone();
+            let summary = report.then(|| plan.summary(&out, None, run.time.as_secs_f64()));
+            Ok((plan.label(), run, summary, plan.answer(out)))
         })?;
-        let (answer, run, summary, label) = outcome.map_err(Failure::into_py)?;
+        let (label, run, summary, answer) = outcome.map_err(app_error)?;
         let result = to_python(py, answer)?;
         if !report {
             return Ok(result);
@@ -155,42 +130,6 @@ const FILE_ID_FIGURES: &[&str] = &[
     "source_ids",
 ];
 
-/// Why a call did not produce an answer, before it becomes a Python exception.
-enum Failure {
-    App(AppError),
-    Spec(SpecError),
-    /// `delta=` given to a scheduler without a delta parameter.
-    NoDelta(String),
-}
-
-impl From<AppError> for Failure {
-    fn from(e: AppError) -> Self {
-        Failure::App(e)
-    }
-}
-
-impl From<SpecError> for Failure {
-    fn from(e: SpecError) -> Self {
-        Failure::Spec(e)
-    }
-}
-
-impl Failure {
-    fn into_py(self) -> PyErr {
-        match self {
-            Failure::App(e) => app_error(e),
-            Failure::Spec(SpecError::Threads(t)) => value_error(format!(
-                "threads={t}: must be in 1..={}",
-                ordo_exec::MAX_THREADS
-            )),
-            Failure::Spec(SpecError::Scheduler(e)) => value_error(e),
-            Failure::NoDelta(name) => value_error(format!(
-                "scheduler '{name}' has no delta parameter; see ordo.schedulers()"
-            )),
-        }
-    }
-}
-
 fn app_error(e: AppError) -> PyErr {
     match e {
         AppError::Usage(m) | AppError::Input(m) => value_error(m),
@@ -199,6 +138,14 @@ fn app_error(e: AppError) -> PyErr {
             "A* needs node coordinates: Graph.from_file(..., coordinates=PATH) or \
              Graph.with_coordinates(xy)",
         ),
+        AppError::Spec(SpecError::Threads(t)) => value_error(format!(
+            "threads={t}: must be in 1..={}",
+            ordo_exec::MAX_THREADS
+        )),
+        AppError::Spec(SpecError::Scheduler(e)) => value_error(e),
+        AppError::Spec(SpecError::NoDelta(name)) => value_error(format!(
+            "scheduler '{name}' has no delta parameter; see ordo.schedulers()"
+        )),
         AppError::Exec(e) => exec_error(e),
         AppError::Verify(e) => value_error(e),
     }
@@ -242,9 +189,9 @@ fn values_of(spec: &AppSpec, dict: &Bound<'_, PyDict>, nodes: usize) -> PyResult
         }
         let value = match p.kind {
             // A node is checked here, before the application looks at anything else, so
-            // that Python names a bad node first (as it always has: `astar` on a graph without
-            // coordinates and a bad target raises IndexError). Integers only for sign: their
-            // range is `Values::set`'s.
+            // that Python names a bad node first (`astar` on a graph without coordinates and a
+            // bad target raises IndexError). Integers only for sign: their range is
+            // `Values::set`'s.
             Kind::Node => match v.extract::<i64>()? {
                 id if id < 0 || id as u64 >= nodes as u64 => {
                     return Err(PyIndexError::new_err(not_a_node(&name, id, nodes)))
@@ -377,9 +324,9 @@ pub fn applications(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         let d = PyDict::new(py);
         d.set_item("name", app.name)?;
         d.set_item("about", app.about)?;
-        let algos: Vec<&str> = app.variants.list.iter().map(|v| v.name).collect();
+        let algos: Vec<&str> = app.variants.list.iter().map(|v| v.name()).collect();
         d.set_item("algos", algos)?;
-        let few = app.variants.few_threads.map(|f| (f.method, f.up_to));
+        let few = app.variants.few_threads.map(|f| (f.method.name(), f.up_to));
         d.set_item("few_threads", few)?;
         let params: Vec<&str> = app.params.iter().map(|p| p.name).collect();
         d.set_item("params", params)?;

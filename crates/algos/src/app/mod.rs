@@ -1,31 +1,34 @@
-//! One application, one place: the [`App`] trait every application implements and the
-//! registry ([`crate::APPS`], [`crate::visit`]) that the command line, `ordo simulate` and
-//! the Python package read.
+//! One application, one place: the [`App`] trait every application implements, the registry
+//! ([`crate::APPS`], [`crate::visit`]) that the command line, `ordo simulate` and the Python
+//! package read, and the run protocol they all follow ([`Plan`]).
 //!
 //! An application declares its name, parameters, methods (`--algo`, [`crate::variants`]) and
-//! the figures it reports ([`AppSpec`]), and implements the steps of the protocol every front
-//! end runs ([`App`]):
+//! the figures it reports ([`AppSpec`]), and implements the steps of the protocol ([`App`]):
 //!
 //! 1. [`App::prepare`] the graph for the method chosen, from the front end's [`Source`] of
 //!    views (weighted, undirected, with in-edges, with coordinates), and read the
 //!    parameters;
-//! 2. build the run from the request ([`RunRequest`]) with the application's bucket-width
-//!    hint ([`App::delta_hint`]) and [`App::run`] it, `--repeat` times;
+//! 2. [`App::run`] the method on the scheduler and executor the request configures, with the
+//!    application's bucket-width hint ([`App::delta_hint`]), `--repeat` times;
 //! 3. compute the serial oracle's answer ([`App::oracle`], timed: the baseline every parallel
 //!    time is compared with) and [`App::verify`] every run against it;
 //! 4. report: [`App::summary`] (named figures for the JSON and the text summary),
 //!    [`App::per_node`] (the `--out` column) and [`App::answer`] (Python's arrays).
 //!
-//! Adding an application is then its module, its `app.rs` (this trait), its line in the
-//! registry in `lib.rs`, its tests, and its Python function (`python/ordo/_algorithms.py`,
-//! which gives it a Python signature and docstring). `tests/registry.rs` runs every
-//! registered application and method through this protocol.
+//! [`Plan`] runs these steps for every front end, which only parses its input, prints and
+//! converts. Adding an application is then its module, its `app.rs` (this trait), its line in
+//! the registry in `lib.rs`, its tests, and its Python function (`python/ordo/_algorithms.py`,
+//! which gives it a Python signature and docstring). `tests/registry.rs` runs every registered
+//! application and method through the protocol, and the stress test and the Python parity test
+//! read the registry too.
 
 mod param;
+mod plan;
 mod request;
 mod source;
 
 pub use param::{Kind, Param, Value, Values};
+pub use plan::{Oracle, Plan};
 pub use request::{RunRequest, SpecError};
 pub use source::{OwnedSource, Source};
 
@@ -99,6 +102,10 @@ pub enum AppError {
     /// A* on a graph without coordinates; each front end says how to give them.
     #[error("A* needs node coordinates")]
     NoCoordinates,
+    /// The scheduler or executor cannot be configured as asked; each front end words it in
+    /// its own terms (`--threads` or `threads=`).
+    #[error(transparent)]
+    Spec(#[from] SpecError),
     /// The run failed or was cancelled.
     #[error(transparent)]
     Exec(#[from] ExecError),
@@ -157,11 +164,24 @@ pub struct RunContext<'a> {
 /// A node's value in the `--out` column, as text.
 pub type PerNode<'a> = Box<dyn Fn(u32) -> String + 'a>;
 
+/// A graph made ready for one method: the graph the answer is about, and what the application
+/// read from its parameters or built for its method (`setup`).
+pub struct Prepared<S> {
+    pub graph: Arc<Graph>,
+    pub setup: S,
+}
+
+impl<S> Prepared<S> {
+    pub fn new(graph: Arc<Graph>, setup: S) -> Prepared<S> {
+        Prepared { graph, setup }
+    }
+}
+
 /// An application: the steps of the protocol (module docs) over its own types.
 pub trait App {
-    /// The graph as the method needs it, with the parameters read.
-    type Prepared: Sync;
-    type Output: Send;
+    /// What [`App::prepare`] reads and builds beside the graph.
+    type Setup: Sync;
+    type Output: Send + Reported;
     /// The serial oracle's answer.
     type Expected;
 
@@ -174,18 +194,14 @@ pub trait App {
         values: &Values,
         method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Self::Prepared, AppError>;
-
-    /// The graph the answer is about (for the file's node ids).
-    fn graph(p: &Self::Prepared) -> &Graph;
+    ) -> Result<Prepared<Self::Setup>, AppError>;
 
     /// The method `--algo auto` runs, now that the graph is known: `method` is what `auto`
     /// chose from the thread count alone ([`AppSpec::method`]), and an application whose
     /// fastest method also depends on the graph (its size) may return another of its
-    /// variants. Front ends reach it through [`method_for_graph`], which calls it only when
-    /// the user asked for `auto`.
+    /// variants. [`Plan`] calls it only when the user asked for `auto`.
     fn auto_for_graph(
-        _p: &Self::Prepared,
+        _p: &Prepared<Self::Setup>,
         method: &'static Variant,
         _threads: usize,
     ) -> &'static Variant {
@@ -194,53 +210,79 @@ pub trait App {
 
     /// The bucket width (a priority shift) the scheduled method suggests to a bucketing
     /// scheduler.
-    fn delta_hint(_p: &Self::Prepared) -> Option<u32> {
+    fn delta_hint(_p: &Prepared<Self::Setup>) -> Option<u32> {
         None
     }
 
     /// One run of `method`; `sched` is the scheduler when the method is scheduled.
     fn run(
-        p: &Self::Prepared,
+        p: &Prepared<Self::Setup>,
         method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<Self::Output, AppError>;
 
-    fn report(out: &Self::Output) -> &RunReport;
-
     /// The serial oracle's answer.
-    fn oracle(p: &Self::Prepared) -> Self::Expected;
+    fn oracle(p: &Prepared<Self::Setup>) -> Self::Expected;
 
     /// The oracle's answer as one label per node, for the probes that tell useful work from
     /// useless work (`--breakdown`); `None` for applications without per-node labels.
-    fn oracle_labels(_p: &Self::Prepared, _expected: &Self::Expected) -> Option<Vec<u64>> {
+    fn oracle_labels(_p: &Prepared<Self::Setup>, _expected: &Self::Expected) -> Option<Vec<u64>> {
         None
     }
 
     /// Checks one run against the oracle.
     fn verify(
-        p: &Self::Prepared,
+        p: &Prepared<Self::Setup>,
         expected: &Self::Expected,
         out: &Self::Output,
     ) -> Result<(), VerifyError>;
 
     /// The `--out` column; `None` where [`AppSpec::no_per_node`] says why there is none.
-    fn per_node<'a>(_p: &'a Self::Prepared, _out: &'a Self::Output) -> Option<PerNode<'a>> {
+    fn per_node<'a>(_p: &'a Prepared<Self::Setup>, _out: &'a Self::Output) -> Option<PerNode<'a>> {
         None
     }
 
     /// The answer of one run, for front ends that hand it on as data (Python's arrays).
-    fn answer(p: &Self::Prepared, out: Self::Output) -> Answer;
+    fn answer(p: &Prepared<Self::Setup>, out: Self::Output) -> Answer;
 
     /// The named figures of a run (the first of `--repeat`; every run was verified) and
     /// `expected` when verified.
     fn summary(
-        p: &Self::Prepared,
+        p: &Prepared<Self::Setup>,
         out: &Self::Output,
         expected: Option<&Self::Expected>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value;
 }
+
+/// An application's output, which carries the executor's report of its run.
+pub trait Reported {
+    fn report(&self) -> &RunReport;
+}
+
+/// Outputs whose report is their `report` field.
+macro_rules! reported_in_field {
+    ($($output:ty),* $(,)?) => {
+        $(impl Reported for $output {
+            fn report(&self) -> &RunReport {
+                &self.report
+            }
+        })*
+    };
+}
+
+reported_in_field!(
+    crate::sssp::SsspOutput,
+    crate::bfs::BfsOutput,
+    crate::astar::AstarOutput,
+    crate::cc::CcOutput,
+    crate::kcore::KcoreOutput,
+    crate::mst::MstOutput,
+    crate::tc::TcOutput,
+    crate::bc::BcOutput,
+    crate::pfp::PfpOutput,
+);
 
 /// Something done with one application chosen by name ([`crate::visit`]).
 pub trait AppVisitor {
@@ -288,20 +330,6 @@ macro_rules! by_name {
 }
 pub(crate) use by_name;
 
-/// The method to run once `p` is prepared: `method` ([`AppSpec::method`]'s choice for the
-/// `--algo` the user `asked` for), refined by [`App::auto_for_graph`] when that was `auto`.
-pub fn method_for_graph<A: App>(
-    asked: &str,
-    p: &A::Prepared,
-    method: &'static Variant,
-    threads: usize,
-) -> &'static Variant {
-    match asked {
-        "auto" => A::auto_for_graph(p, method, threads),
-        _ => method,
-    }
-}
-
 /// The node the user named as `what`, or the first node when none was named.
 pub fn node_or_first(
     source: &mut dyn Source,
@@ -317,10 +345,9 @@ pub fn node_or_first(
     }
 }
 
-/// The undirected simple view of an input (both directions of every arc, no self-loops, no
-/// parallel arcs): what the applications on undirected graphs run on.
+/// What an application on the undirected simple view of its input (both directions of every
+/// arc, no self-loops, no parallel arcs) keeps beside the view.
 pub struct Undirected {
-    pub graph: Arc<Graph>,
     /// Seconds building the view took (0 when the front end had it at hand).
     pub prep_s: f64,
     /// The random weights the input was given, if any.
@@ -333,14 +360,14 @@ impl Undirected {
         source: &mut dyn Source,
         weighted: bool,
         notes: &mut Vec<String>,
-    ) -> Result<Undirected, AppError> {
+    ) -> Result<Prepared<Undirected>, AppError> {
         let start = std::time::Instant::now();
         let graph = source.undirected(weighted, notes)?;
-        Ok(Undirected {
-            graph,
+        let setup = Undirected {
             prep_s: start.elapsed().as_secs_f64(),
             weights: source.weights().filter(|_| weighted),
-        })
+        };
+        Ok(Prepared::new(graph, setup))
     }
 }
 

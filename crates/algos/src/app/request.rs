@@ -10,6 +10,12 @@ use std::sync::Arc;
 /// What a front end asks of a run.
 #[derive(Debug, Clone)]
 pub struct RunRequest {
+    /// The method (`--algo`): one of the application's, or `auto`.
+    pub algo: String,
+    /// What in the request asks for a priority scheduler, in the front end's words
+    /// (`--scheduler obim`, `scheduler='obim'`), if anything does: `auto` then picks the
+    /// scheduled method, and a method without a scheduler is refused.
+    pub asks_scheduler: Option<String>,
     /// A scheduler of [`ordo_sched::catalogue`], or `auto`.
     pub scheduler: String,
     /// The scheduler's parameters as `key=value` pairs.
@@ -23,6 +29,10 @@ pub struct RunRequest {
     pub probes: Probes,
     /// Set from outside (Ctrl-C) to stop the run.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// The application's `delta` parameter, when given, must reach the scheduler: an error for
+    /// a scheduler without one (Python's `delta=`). Otherwise it is a hint that a scheduler
+    /// without the parameter ignores and `--param delta=K` overrides (the command line).
+    pub strict_delta: bool,
 }
 
 /// Why a request cannot be run.
@@ -33,12 +43,17 @@ pub enum SpecError {
     /// A thread count outside `1..=MAX_THREADS`.
     #[error("{0} threads: must be in 1..={MAX_THREADS}")]
     Threads(usize),
+    /// A strict `delta` ([`RunRequest::strict_delta`]) for a scheduler without one.
+    #[error("scheduler '{0}' has no delta parameter")]
+    NoDelta(String),
 }
 
 impl RunRequest {
-    /// `auto` on every core, pinned, without probes.
+    /// `--algo auto` on scheduler `auto` on every core, pinned, without probes.
     pub fn new(topology: Topology) -> RunRequest {
         RunRequest {
+            algo: "auto".into(),
+            asks_scheduler: None,
             scheduler: "auto".into(),
             params: Vec::new(),
             chunk: None,
@@ -47,6 +62,7 @@ impl RunRequest {
             pin: true,
             probes: Probes::default(),
             cancel: None,
+            strict_delta: false,
         }
     }
 

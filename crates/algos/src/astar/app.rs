@@ -1,18 +1,18 @@
 //! `astar` in the application registry.
 
 use crate::app::{
-    by_name, node_or_first, Answer, App, AppError, AppSpec, Param, RunContext, Source, Values,
+    by_name, node_or_first, Answer, App, AppError, AppSpec, Param, Prepared, RunContext, Source,
+    Values,
 };
 use crate::astar::{self, AstarOutput, Geometry, Heuristic};
 use crate::sssp::app::{delta_param, SOURCE};
 use crate::sssp::{self, SsspTask};
-use crate::variants::{Variant, Variants};
+use crate::variants::{Method, Variant, Variants};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
 use ordo_graph::{Graph, WeightSpec};
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
-use std::sync::Arc;
 
 by_name!(
     /// [`astar::run`] from `src` to `dst` guided by `h`, on a scheduler chosen by name.
@@ -24,14 +24,15 @@ pub const VARIANTS: Variants = Variants {
     few_threads: None,
     list: &[
         Variant {
-            name: "delta-stepping",
+            method: Method::DeltaStepping,
             about: "delta-stepping on distance + estimate with pruning at the target's distance, on the frontier executor",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "priority",
-            about: "prioritized relaxation by distance + estimate (seed 000), on --scheduler",
+            method: Method::Priority,
+            about: "prioritized relaxation by distance + estimate (the PMOD paper, Yesil et al., \
+                    SC'19), on --scheduler",
             scheduled: true,
             serial: false,
         },
@@ -40,8 +41,9 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Astar;
 
-pub struct Prepared {
-    graph: Arc<Graph>,
+type P = Prepared<Setup>;
+
+pub struct Setup {
     source: u32,
     target: u32,
     h: Heuristic,
@@ -51,7 +53,7 @@ pub struct Prepared {
 }
 
 impl App for Astar {
-    type Prepared = Prepared;
+    type Setup = Setup;
     type Output = AstarOutput;
     type Expected = u64;
 
@@ -96,7 +98,7 @@ impl App for Astar {
         values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Prepared, AppError> {
+    ) -> Result<P, AppError> {
         if let Some(path) = values.path("coords") {
             source.attach_coords(path)?;
         } else if source.graph().coords().is_none() {
@@ -115,51 +117,43 @@ impl App for Astar {
             Some(d) => d as u32,
             None => sssp::default_delta(&graph),
         };
-        Ok(Prepared {
-            graph,
+        let setup = Setup {
             source: src,
             target,
             h,
             geometry,
             delta,
             weights: source.weights(),
-        })
+        };
+        Ok(Prepared::new(graph, setup))
     }
 
-    fn graph(p: &Prepared) -> &Graph {
-        &p.graph
-    }
-
-    fn delta_hint(p: &Prepared) -> Option<u32> {
-        Some(p.delta)
+    fn delta_hint(p: &P) -> Option<u32> {
+        Some(p.setup.delta)
     }
 
     fn run(
-        p: &Prepared,
+        p: &P,
         _method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<AstarOutput, AppError> {
-        let (g, src, dst, h) = (&p.graph, p.source, p.target, &p.h);
+        let (g, src, dst, h) = (&p.graph, p.setup.source, p.setup.target, &p.setup.h);
         match sched {
             Some(s) => Ok(by_name(s, exec, g, src, dst, h)?),
-            None => Ok(astar::run_buckets(g, src, dst, h, p.delta, exec)?),
+            None => Ok(astar::run_buckets(g, src, dst, h, p.setup.delta, exec)?),
         }
     }
 
-    fn report(out: &AstarOutput) -> &RunReport {
-        &out.report
+    fn oracle(p: &P) -> u64 {
+        sssp::dijkstra(&p.graph, p.setup.source)[p.setup.target as usize]
     }
 
-    fn oracle(p: &Prepared) -> u64 {
-        sssp::dijkstra(&p.graph, p.source)[p.target as usize]
+    fn verify(p: &P, expected: &u64, out: &AstarOutput) -> Result<(), VerifyError> {
+        astar::check(&p.graph, p.setup.target, out.dist, *expected)
     }
 
-    fn verify(p: &Prepared, expected: &u64, out: &AstarOutput) -> Result<(), VerifyError> {
-        astar::check(&p.graph, p.target, out.dist, *expected)
-    }
-
-    fn answer(_p: &Prepared, out: AstarOutput) -> Answer {
+    fn answer(_p: &P, out: AstarOutput) -> Answer {
         match out.dist {
             sssp::UNREACHABLE => Answer::Float(f64::INFINITY),
             d => Answer::Float(d as f64),
@@ -167,19 +161,19 @@ impl App for Astar {
     }
 
     fn summary(
-        p: &Prepared,
+        p: &P,
         out: &AstarOutput,
         _expected: Option<&u64>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
         json!({
-            "algo": ctx.method.name,
-            "source": p.graph.file_id(p.source),
-            "target": p.graph.file_id(p.target),
-            "delta": ctx.sched.map_or(Some(p.delta), |s| s.delta()),
-            "weights": p.weights.map(|w| w.to_string()),
-            "geometry": format!("{:?}", p.geometry).to_lowercase(),
-            "scale": p.h.scale,
+            "algo": ctx.method.name(),
+            "source": p.graph.file_id(p.setup.source),
+            "target": p.graph.file_id(p.setup.target),
+            "delta": ctx.sched.map_or(Some(p.setup.delta), |s| s.delta()),
+            "weights": p.setup.weights.map(|w| w.to_string()),
+            "geometry": format!("{:?}", p.setup.geometry).to_lowercase(),
+            "scale": p.setup.h.scale,
             "dist": (out.dist != sssp::UNREACHABLE).then_some(out.dist),
             "expanded": out.stats.expanded,
             "pruned": out.stats.pruned,

@@ -1,31 +1,34 @@
 //! `bc` in the application registry.
 
-use crate::app::{Answer, App, AppError, AppSpec, Param, PerNode, RunContext, Source, Values};
+use crate::app::{
+    Answer, App, AppError, AppSpec, Param, PerNode, Prepared, RunContext, Source, Values,
+};
 use crate::bc::{self, BcConfig, BcOutput, Direction, Layout, Queues};
-use crate::variants::{Variant, Variants};
+use crate::variants::{Method, Variant, Variants};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
-use ordo_graph::Graph;
+use ordo_exec::ExecConfig;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
-use std::sync::Arc;
 
 /// Level-synchronous Brandes with its own queues, not a priority scheduler: levels that pull
-/// where the frontier is dense (the default), or seed 001's, where every level pushes.
+/// where the frontier is dense (the default), or that of the NUMA-aware BC paper
+/// (Frasca et al., SC'12), where every level pushes.
 pub const VARIANTS: Variants = Variants {
     app: "bc",
     few_threads: None,
     list: &[
         Variant {
-            name: "direction",
+            method: Method::Direction,
             about: "level-synchronous Brandes whose dense levels pull over in-edges (GBBS's \
-                    edgeMap) on symmetric graphs, with seed 001's layout and NUMA-aware queues",
+                    edgeMap) on symmetric graphs, with the layout and NUMA-aware queues of \
+                    Frasca et al. (SC'12)",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "push",
-            about: "seed 001's level-synchronous Brandes: every level pushes (as GAPBS's bc)",
+            method: Method::Push,
+            about: "Frasca et al.'s (SC'12) level-synchronous Brandes: every level pushes (as \
+                    GAPBS's bc)",
             scheduled: false,
             serial: false,
         },
@@ -34,31 +37,20 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Bc;
 
-pub struct Prepared {
-    graph: Laid,
+/// Beside the graph the sources run on: the input, or its copy in ADL's order, made once (the
+/// input is then freed with the source, when nothing else holds it). Either names nodes as
+/// the input does: a relabelling keeps the id base, and the scores come back in the input's
+/// order.
+pub struct Setup {
+    /// ADL's relabelling, when the graph is the copy in its order.
+    layout: Option<Box<bc::AdlLayout>>,
     /// Node indices, in order (the first lays out ADL).
     sources: Vec<u32>,
     seed: u64,
     config: BcConfig,
 }
 
-/// The graph the sources run on: the input, or its copy in ADL's order, made once (the input
-/// is then freed with the source, when nothing else holds it).
-enum Laid {
-    Input(Arc<Graph>),
-    Adl(Box<bc::AdlLayout>),
-}
-
-impl Laid {
-    /// The graph the sources run on. Either names nodes as the input does: a relabelling
-    /// keeps the id base, and the scores come back in the input's order.
-    fn graph(&self) -> &Graph {
-        match self {
-            Laid::Input(g) => g,
-            Laid::Adl(layout) => &layout.graph,
-        }
-    }
-}
+type P = Prepared<Setup>;
 
 /// The sources `--source` or `--sources` name.
 fn sources_of(source: &mut dyn Source, values: &Values) -> Result<Vec<u32>, AppError> {
@@ -99,7 +91,7 @@ fn sources_of(source: &mut dyn Source, values: &Values) -> Result<Vec<u32>, AppE
 }
 
 impl App for Bc {
-    type Prepared = Prepared;
+    type Setup = Setup;
     type Output = BcOutput;
     type Expected = Vec<f64>;
 
@@ -133,17 +125,17 @@ impl App for Bc {
             Param::choice(
                 "layout",
                 &["auto", "adl", "input"],
-                "Graph layout: adl relabels the graph after one BFS (seed 001 §III-A; the \
-                 relabelling is reported as adl_s, outside the run's time), input keeps it; \
-                 auto picks adl from 4 sources on, where the relabelling pays for itself, \
-                 unless that BFS pulls a level (--algo direction): then input",
+                "Graph layout: adl relabels the graph after one BFS (Frasca et al., SC'12, \
+                 §III-A; the relabelling is reported as adl_s, outside the run's time), input \
+                 keeps it; auto picks adl from 4 sources on, where the relabelling pays for \
+                 itself, unless that BFS pulls a level (--algo direction): then input",
             )
             .default("auto"),
             Param::choice(
                 "queues",
                 &["nwq", "dynamic"],
-                "Work queues: nwq (per-thread, stolen in NUMA order, seed 001 §III-B) or \
-                 dynamic (one shared cursor, the OpenMP dynamic baseline)",
+                "Work queues: nwq (per-thread, stolen in NUMA order, Frasca et al., SC'12, \
+                 §III-B) or dynamic (one shared cursor, the OpenMP dynamic baseline)",
             )
             .default("nwq"),
             Param::int("task", 1, 1_000_000, "Vertices per task").default("16"),
@@ -174,7 +166,7 @@ impl App for Bc {
         values: &Values,
         method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Prepared, AppError> {
+    ) -> Result<P, AppError> {
         let sources = sources_of(source, values)?;
         if source.graph().is_weighted() {
             notes
@@ -182,7 +174,10 @@ impl App for Bc {
         }
         source.drop_weights();
         let g = source.graph();
-        let direction = Direction::of_method(method.name);
+        let direction = match method.method {
+            Method::Push => Direction::Push,
+            _ => Direction::Optimizing,
+        };
         // Checked here, once, rather than in the first run (the answer is kept with the
         // graph): dense levels pull over a symmetric graph's own arcs.
         if direction == Direction::Optimizing
@@ -206,6 +201,7 @@ impl App for Bc {
                 .map_err(AppError::Usage)?,
             task: values.int("task").unwrap_or(bc::DEFAULT_TASK as u64) as usize,
             working_set: values.flag("working-set"),
+            pull_every_level: false,
         };
         // ADL relabels here, once for every run, on as many threads as the machine has (the
         // runs' count is not known yet; the order is by depth first).
@@ -215,70 +211,61 @@ impl App for Bc {
             &config,
             &ExecConfig::new(ordo_graph::prep_threads()),
         )?;
-        let graph = match layout {
-            Some(layout) => Laid::Adl(Box::new(layout)),
-            None => Laid::Input(g),
-        };
-        Ok(Prepared {
-            graph,
+        let graph = layout.as_ref().map_or(g, |l| l.graph.clone());
+        let setup = Setup {
+            layout: layout.map(Box::new),
             sources,
             seed: values.int("seed").unwrap_or(1),
             config,
-        })
-    }
-
-    fn graph(p: &Prepared) -> &Graph {
-        p.graph.graph()
+        };
+        Ok(Prepared::new(graph, setup))
     }
 
     fn run(
-        p: &Prepared,
+        p: &P,
         _method: &Variant,
         _sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<BcOutput, AppError> {
-        Ok(match &p.graph {
-            Laid::Input(g) => bc::run_on_input(g, &p.sources, &p.config, exec)?,
-            Laid::Adl(layout) => bc::run_on_layout(layout, &p.sources, &p.config, exec)?,
+        let (sources, config) = (&p.setup.sources, &p.setup.config);
+        Ok(match &p.setup.layout {
+            None => bc::run_on_input(&p.graph, sources, config, exec)?,
+            Some(layout) => bc::run_on_layout(layout, sources, config, exec)?,
         })
     }
 
-    fn report(out: &BcOutput) -> &RunReport {
-        &out.report
-    }
-
     /// Serial Brandes, its sources shared by the machine's cores ([`bc::serial_brandes_split`]).
-    fn oracle(p: &Prepared) -> Vec<f64> {
+    fn oracle(p: &P) -> Vec<f64> {
         let threads = ordo_graph::prep_threads();
-        match &p.graph {
-            Laid::Input(g) => bc::serial_brandes_split(g, &p.sources, threads),
-            Laid::Adl(layout) => {
-                let sources = layout.map_nodes(&p.sources);
+        match &p.setup.layout {
+            None => bc::serial_brandes_split(&p.graph, &p.setup.sources, threads),
+            Some(layout) => {
+                let sources = layout.map_nodes(&p.setup.sources);
                 let scores = bc::serial_brandes_split(&layout.graph, &sources, threads);
                 layout.unmap_values(&scores)
             }
         }
     }
 
-    fn verify(p: &Prepared, expected: &Vec<f64>, out: &BcOutput) -> Result<(), VerifyError> {
-        bc::compare_scores(&out.scores, expected, |v| p.graph.graph().file_id(v))
+    fn verify(p: &P, expected: &Vec<f64>, out: &BcOutput) -> Result<(), VerifyError> {
+        bc::compare_scores(&out.scores, expected, |v| p.graph.file_id(v))
     }
 
-    fn per_node<'a>(_p: &'a Prepared, out: &'a BcOutput) -> Option<PerNode<'a>> {
+    fn per_node<'a>(_p: &'a P, out: &'a BcOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| format!("{:.9e}", out.scores[v as usize])))
     }
 
-    fn answer(_p: &Prepared, out: BcOutput) -> Answer {
+    fn answer(_p: &P, out: BcOutput) -> Answer {
         Answer::Floats(out.scores)
     }
 
     fn summary(
-        p: &Prepared,
+        p: &P,
         out: &BcOutput,
         _expected: Option<&Vec<f64>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
-        let (g, config) = (p.graph.graph(), &p.config);
+        let (g, config) = (&p.graph, &p.setup.config);
         let (argmax, max) =
             out.scores
                 .iter()
@@ -304,19 +291,19 @@ impl App for Bc {
         json!({
             // bc's own work distribution in place of a scheduler.
             "scheduler": format!("bc-{queues}"),
-            "algo": ctx.method.name,
+            "algo": ctx.method.name(),
             "scheduler_label": format!("{layout}+{queues}(task {})", config.task),
             "params": { "layout": layout, "queues": queues, "task": config.task },
-            "sources": p.sources.len(),
-            "source_ids": p.sources.iter().take(100).map(|&s| g.file_id(s)).collect::<Vec<_>>(),
-            "seed": p.seed,
+            "sources": p.setup.sources.len(),
+            "source_ids": p.setup.sources.iter().take(100).map(|&s| g.file_id(s)).collect::<Vec<_>>(),
+            "seed": p.setup.seed,
             "layout": layout,
             "queues": queues,
             "task": config.task,
             "sum": out.scores.iter().sum::<f64>(),
             "max": max,
             "argmax": g.file_id(argmax as u32),
-            "per_source_ms": ctx.median_s * 1e3 / p.sources.len() as f64,
+            "per_source_ms": ctx.median_s * 1e3 / p.setup.sources.len() as f64,
             "reached": out.reached,
             "edges_scanned": total.app[bc::EDGES],
             "levels": total.app[bc::LEVELS],

@@ -2,16 +2,15 @@
 
 use crate::app::{
     by_name, floats, node_or_first, or_inf, same, widen, Answer, App, AppError, AppSpec, PerNode,
-    RunContext, Source, Values, WithInEdges,
+    Prepared, RunContext, Source, Values, WithInEdges,
 };
 use crate::bfs::{self, BfsOutput, BfsTask};
-use crate::variants::{Variant, Variants, PRIORITY};
+use crate::variants::{Method, Variant, Variants, PRIORITY};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
-use std::sync::Arc;
 
 by_name!(
     /// [`bfs::run`] from `src` on a scheduler chosen by name.
@@ -23,7 +22,7 @@ pub const VARIANTS: Variants = Variants {
     few_threads: None,
     list: &[
         Variant {
-            name: "direction",
+            method: Method::Direction,
             about: "direction-optimizing BFS (Beamer et al., SC 2012) on the frontier executor",
             scheduled: false,
             serial: false,
@@ -34,15 +33,16 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Bfs;
 
-pub struct Prepared {
-    graph: Arc<Graph>,
+type P = Prepared<Setup>;
+
+pub struct Setup {
     source: u32,
     /// The direction-optimizing method's in-edges.
     pull: Option<WithInEdges>,
 }
 
 impl App for Bfs {
-    type Prepared = Prepared;
+    type Setup = Setup;
     type Output = BfsOutput;
     type Expected = Vec<u32>;
 
@@ -65,7 +65,7 @@ impl App for Bfs {
         values: &Values,
         method: &Variant,
         _notes: &mut Vec<String>,
-    ) -> Result<Prepared, AppError> {
+    ) -> Result<P, AppError> {
         let src = node_or_first(source, "source", values.int("source"))?;
         // Hops: the weights go (before a transpose would copy them).
         source.drop_weights();
@@ -75,61 +75,54 @@ impl App for Bfs {
             Some(w) => w.graph.clone(),
             None => source.graph(),
         };
-        Ok(Prepared {
-            graph,
-            source: src,
-            pull,
-        })
-    }
-
-    fn graph(p: &Prepared) -> &Graph {
-        &p.graph
+        Ok(Prepared::new(graph, Setup { source: src, pull }))
     }
 
     /// Priority = level: one bucket per level.
-    fn delta_hint(_p: &Prepared) -> Option<u32> {
+    fn delta_hint(_p: &P) -> Option<u32> {
         Some(0)
     }
 
     fn run(
-        p: &Prepared,
+        p: &P,
         _method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<BfsOutput, AppError> {
-        match (sched, &p.pull) {
-            (Some(s), _) => Ok(by_name(s, exec, &p.graph, p.source)?),
-            (None, Some(w)) => Ok(bfs::direction::run(&w.graph, w.in_edges(), p.source, exec)?),
+        match (sched, &p.setup.pull) {
+            (Some(s), _) => Ok(by_name(s, exec, &p.graph, p.setup.source)?),
+            (None, Some(w)) => Ok(bfs::direction::run(
+                &w.graph,
+                w.in_edges(),
+                p.setup.source,
+                exec,
+            )?),
             (None, None) => unreachable!("prepared without in-edges for a frontier method"),
         }
     }
 
-    fn report(out: &BfsOutput) -> &RunReport {
-        &out.report
+    fn oracle(p: &P) -> Vec<u32> {
+        bfs::serial_bfs(&p.graph, p.setup.source)
     }
 
-    fn oracle(p: &Prepared) -> Vec<u32> {
-        bfs::serial_bfs(&p.graph, p.source)
-    }
-
-    fn oracle_labels(_p: &Prepared, expected: &Vec<u32>) -> Option<Vec<u64>> {
+    fn oracle_labels(_p: &P, expected: &Vec<u32>) -> Option<Vec<u64>> {
         Some(widen(expected))
     }
 
-    fn verify(p: &Prepared, expected: &Vec<u32>, out: &BfsOutput) -> Result<(), VerifyError> {
+    fn verify(p: &P, expected: &Vec<u32>, out: &BfsOutput) -> Result<(), VerifyError> {
         same(&p.graph, &out.level, expected)
     }
 
-    fn per_node<'a>(_p: &'a Prepared, out: &'a BfsOutput) -> Option<PerNode<'a>> {
+    fn per_node<'a>(_p: &'a P, out: &'a BfsOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| or_inf(out.level[v as usize], bfs::UNREACHED)))
     }
 
-    fn answer(_p: &Prepared, out: BfsOutput) -> Answer {
+    fn answer(_p: &P, out: BfsOutput) -> Answer {
         floats(&out.level, bfs::UNREACHED)
     }
 
     fn summary(
-        p: &Prepared,
+        p: &P,
         out: &BfsOutput,
         _expected: Option<&Vec<u32>>,
         ctx: &RunContext<'_>,
@@ -137,9 +130,9 @@ impl App for Bfs {
         let (reached, sum, max) = bfs::summarize(&out.level);
         let frontier = !ctx.method.scheduled;
         json!({
-            "algo": ctx.method.name,
-            "source": p.graph.file_id(p.source),
-            "prep_s": p.pull.as_ref().map(|w| w.prep_s),
+            "algo": ctx.method.name(),
+            "source": p.graph.file_id(p.setup.source),
+            "prep_s": p.setup.pull.as_ref().map(|w| w.prep_s),
             "stale_tasks": out.stats.stale_tasks,
             "top_down_steps": frontier.then_some(out.stats.top_down_steps),
             "bottom_up_steps": frontier.then_some(out.stats.bottom_up_steps),

@@ -1,13 +1,13 @@
 //! `cc` in the application registry.
 
 use crate::app::{
-    by_name, ints, same, widen, Answer, App, AppError, AppSpec, PerNode, RunContext, Source,
-    Undirected, Values,
+    by_name, ints, same, widen, Answer, App, AppError, AppSpec, PerNode, Prepared, RunContext,
+    Source, Undirected, Values,
 };
 use crate::cc::{self, CcOutput, CcTask};
-use crate::variants::{Variant, Variants, PRIORITY};
+use crate::variants::{Method, Variant, Variants, PRIORITY};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
@@ -22,7 +22,7 @@ pub const VARIANTS: Variants = Variants {
     few_threads: None,
     list: &[
         Variant {
-            name: "afforest",
+            method: Method::Afforest,
             about: "Afforest (Sutton et al., IPDPS 2018): sampled linking, union-find, on the frontier executor",
             scheduled: false,
             serial: false,
@@ -33,8 +33,10 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Cc;
 
+type P = Prepared<Undirected>;
+
 impl App for Cc {
-    type Prepared = Undirected;
+    type Setup = Undirected;
     type Output = CcOutput;
     type Expected = Vec<u32>;
 
@@ -57,20 +59,16 @@ impl App for Cc {
         _values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Undirected, AppError> {
+    ) -> Result<P, AppError> {
         Undirected::of(source, false, notes)
     }
 
-    fn graph(p: &Undirected) -> &Graph {
-        &p.graph
-    }
-
-    fn delta_hint(p: &Undirected) -> Option<u32> {
+    fn delta_hint(p: &P) -> Option<u32> {
         Some(cc::default_delta(&p.graph))
     }
 
     fn run(
-        p: &Undirected,
+        p: &P,
         _method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
@@ -81,44 +79,40 @@ impl App for Cc {
         }
     }
 
-    fn report(out: &CcOutput) -> &RunReport {
-        &out.report
-    }
-
-    fn oracle(p: &Undirected) -> Vec<u32> {
+    fn oracle(p: &P) -> Vec<u32> {
         cc::serial_cc(&p.graph)
     }
 
-    fn oracle_labels(_p: &Undirected, expected: &Vec<u32>) -> Option<Vec<u64>> {
+    fn oracle_labels(_p: &P, expected: &Vec<u32>) -> Option<Vec<u64>> {
         Some(widen(expected))
     }
 
-    fn verify(p: &Undirected, expected: &Vec<u32>, out: &CcOutput) -> Result<(), VerifyError> {
+    fn verify(p: &P, expected: &Vec<u32>, out: &CcOutput) -> Result<(), VerifyError> {
         same(&p.graph, &out.label, expected)
     }
 
     /// Each node's component as the file's id of its smallest node.
-    fn per_node<'a>(p: &'a Undirected, out: &'a CcOutput) -> Option<PerNode<'a>> {
+    fn per_node<'a>(p: &'a P, out: &'a CcOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| {
             p.graph.file_id(out.label[v as usize]).to_string()
         }))
     }
 
-    fn answer(_p: &Undirected, out: CcOutput) -> Answer {
+    fn answer(_p: &P, out: CcOutput) -> Answer {
         ints(&out.label)
     }
 
     fn summary(
-        p: &Undirected,
+        p: &P,
         out: &CcOutput,
         _expected: Option<&Vec<u32>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
         let scheduled = ctx.method.scheduled;
         json!({
-            "algo": ctx.method.name,
+            "algo": ctx.method.name(),
             "undirected_edges": p.graph.num_edges() / 2,
-            "prep_s": p.prep_s,
+            "prep_s": p.setup.prep_s,
             "components": cc::count(&out.label),
             "largest": cc::largest(&out.label),
             "stale_tasks": out.stats.stale_tasks,

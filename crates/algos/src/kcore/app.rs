@@ -1,13 +1,13 @@
 //! `kcore` in the application registry.
 
 use crate::app::{
-    by_name, ints, or_inf, same, widen, Answer, App, AppError, AppSpec, PerNode, RunContext,
-    Source, Undirected, Values,
+    by_name, ints, or_inf, same, widen, Answer, App, AppError, AppSpec, PerNode, Prepared,
+    RunContext, Source, Undirected, Values,
 };
 use crate::kcore::{self, KcoreOutput, KcoreTask};
-use crate::variants::{Variant, Variants};
+use crate::variants::{Method, Variant, Variants};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
@@ -24,19 +24,19 @@ pub const VARIANTS: Variants = Variants {
     few_threads: None,
     list: &[
         Variant {
-            name: "peel",
+            method: Method::Peel,
             about: "bucketed peeling by levels (Julienne, SPAA 2017; PKC) on the frontier executor",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "serial",
+            method: Method::Serial,
             about: "bucket peeling (Batagelj and Zaversnik 2003) on one thread; auto's choice on one thread for graphs of at most 2^19 nodes, on two for 2^18",
             scheduled: false,
             serial: true,
         },
         Variant {
-            name: "priority",
+            method: Method::Priority,
             about:
                 "asynchronous h-index updates by priority (lowest estimate first), on --scheduler",
             scheduled: true,
@@ -47,8 +47,10 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Kcore;
 
+type P = Prepared<Undirected>;
+
 impl App for Kcore {
-    type Prepared = Undirected;
+    type Setup = Undirected;
     type Output = KcoreOutput;
     type Expected = Vec<u32>;
 
@@ -72,69 +74,57 @@ impl App for Kcore {
         _values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Undirected, AppError> {
+    ) -> Result<P, AppError> {
         Undirected::of(source, false, notes)
     }
 
-    fn graph(p: &Undirected) -> &Graph {
-        &p.graph
-    }
-
-    fn auto_for_graph(
-        p: &Undirected,
-        method: &'static Variant,
-        threads: usize,
-    ) -> &'static Variant {
+    fn auto_for_graph(p: &P, method: &'static Variant, threads: usize) -> &'static Variant {
         let small = kcore::bucket::auto_prefers(p.graph.num_nodes(), threads);
-        match VARIANTS.named("serial") {
-            Some(serial) if small && method.name == "peel" => serial,
+        match VARIANTS.of(Method::Serial) {
+            Some(serial) if small && method.method == Method::Peel => serial,
             _ => method,
         }
     }
 
-    fn delta_hint(p: &Undirected) -> Option<u32> {
+    fn delta_hint(p: &P) -> Option<u32> {
         Some(kcore::default_delta(&p.graph))
     }
 
     fn run(
-        p: &Undirected,
+        p: &P,
         method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<KcoreOutput, AppError> {
         match sched {
             Some(s) => Ok(by_name(s, exec, &p.graph)?),
-            None if method.name == "serial" => Ok(kcore::bucket::run(&p.graph)),
+            None if method.method == Method::Serial => Ok(kcore::bucket::run(&p.graph)),
             None => Ok(kcore::peel::run(&p.graph, exec)?),
         }
     }
 
-    fn report(out: &KcoreOutput) -> &RunReport {
-        &out.report
-    }
-
-    fn oracle(p: &Undirected) -> Vec<u32> {
+    fn oracle(p: &P) -> Vec<u32> {
         kcore::serial_kcore(&p.graph)
     }
 
-    fn oracle_labels(_p: &Undirected, expected: &Vec<u32>) -> Option<Vec<u64>> {
+    fn oracle_labels(_p: &P, expected: &Vec<u32>) -> Option<Vec<u64>> {
         Some(widen(expected))
     }
 
-    fn verify(p: &Undirected, expected: &Vec<u32>, out: &KcoreOutput) -> Result<(), VerifyError> {
+    fn verify(p: &P, expected: &Vec<u32>, out: &KcoreOutput) -> Result<(), VerifyError> {
         same(&p.graph, &out.core, expected)
     }
 
-    fn per_node<'a>(_p: &'a Undirected, out: &'a KcoreOutput) -> Option<PerNode<'a>> {
+    fn per_node<'a>(_p: &'a P, out: &'a KcoreOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| or_inf(out.core[v as usize], u32::MAX)))
     }
 
-    fn answer(_p: &Undirected, out: KcoreOutput) -> Answer {
+    fn answer(_p: &P, out: KcoreOutput) -> Answer {
         ints(&out.core)
     }
 
     fn summary(
-        p: &Undirected,
+        p: &P,
         out: &KcoreOutput,
         _expected: Option<&Vec<u32>>,
         ctx: &RunContext<'_>,
@@ -142,9 +132,9 @@ impl App for Kcore {
         let max_core = out.core.iter().copied().max().unwrap_or(0);
         let scheduled = ctx.method.scheduled;
         json!({
-            "algo": ctx.method.name,
+            "algo": ctx.method.name(),
             "undirected_edges": p.graph.num_edges() / 2,
-            "prep_s": p.prep_s,
+            "prep_s": p.setup.prep_s,
             "max_core": max_core,
             "in_max_core": out.core.iter().filter(|&&c| c == max_core).count(),
             "lowered": scheduled.then_some(out.stats.lowered),
@@ -163,18 +153,18 @@ mod tests {
     #[test]
     fn auto_runs_bucket_peeling_on_one_or_two_threads_for_small_graphs_only() {
         let g = gen::road_grid(10, 10, 1, &BuildOptions::default()).unwrap();
-        let p = Undirected {
-            graph: Arc::new(g),
+        let setup = Undirected {
             prep_s: 0.0,
             weights: None,
         };
-        let named = |name: &str| VARIANTS.named(name).unwrap();
-        let auto = |method: &str, threads| Kcore::auto_for_graph(&p, named(method), threads).name;
-        assert_eq!(auto("peel", 1), "serial");
-        assert_eq!(auto("peel", 2), "serial");
-        assert_eq!(auto("peel", 3), "peel");
+        let p = Prepared::new(Arc::new(g), setup);
+        let of = |method| VARIANTS.of(method).unwrap();
+        let auto = |method, threads| Kcore::auto_for_graph(&p, of(method), threads).method;
+        assert_eq!(auto(Method::Peel, 1), Method::Serial);
+        assert_eq!(auto(Method::Peel, 2), Method::Serial);
+        assert_eq!(auto(Method::Peel, 3), Method::Peel);
         // A scheduler was asked for: `auto` had resolved to the scheduled method.
-        assert_eq!(auto("priority", 1), "priority");
+        assert_eq!(auto(Method::Priority, 1), Method::Priority);
         assert!(kcore::bucket::auto_prefers(
             kcore::bucket::AUTO_MAX_NODES,
             1

@@ -1,10 +1,12 @@
 //! `mst` in the application registry.
 
-use crate::app::{by_name, Answer, App, AppError, AppSpec, RunContext, Source, Undirected, Values};
+use crate::app::{
+    by_name, Answer, App, AppError, AppSpec, Prepared, RunContext, Source, Undirected, Values,
+};
 use crate::mst::{self, Edge, MstOutput, MstTask};
-use crate::variants::{FewThreads, Variant, Variants};
+use crate::variants::{FewThreads, Method, Variant, Variants};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
@@ -17,30 +19,30 @@ by_name!(
 pub const VARIANTS: Variants = Variants {
     app: "mst",
     // Filter-Kruskal does about half of Boruvka's work, so Boruvka needs more than two
-    // threads to catch up: at 2 threads (medians of 15) filter-Kruskal on one took 0.65-0.89x
-    // Boruvka's time on NY, Rome, grid1m, CA-HepPh, Enron, Slashdot and Kronecker 20, before
-    // it shared its edge listing and filters with a second thread (Kronecker 20: 0.78x its
-    // one-thread time since). Boruvka above two threads is a guess this 2-core VM cannot test.
+    // threads to catch up: filter-Kruskal on one thread took 0.65-0.89x the time of Boruvka
+    // on two, on seven road, social and Kronecker graphs. Where Boruvka overtakes it above two
+    // threads is not measured.
     few_threads: Some(FewThreads {
-        method: "filter-kruskal",
+        method: Method::FilterKruskal,
         up_to: 2,
     }),
     list: &[
         Variant {
-            name: "boruvka",
+            method: Method::Boruvka,
             about: "parallel Boruvka rounds with edge filtering and union-find hooking, on the frontier executor",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "filter-kruskal",
+            method: Method::FilterKruskal,
             about: "filter-Kruskal (Osipov, Sanders, Singler 2009): edges split around sampled pivots, heavy ones filtered by union-find before they are sorted; the edge listing and large filters shared by the threads",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "priority",
-            about: "Boruvka with merging by priority (seed 000: smallest component first), on --scheduler",
+            method: Method::Priority,
+            about: "Boruvka with merging by priority (the PMOD paper, Yesil et al., SC'19: \
+                    smallest component first), on --scheduler",
             scheduled: true,
             serial: false,
         },
@@ -49,8 +51,10 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Mst;
 
+type P = Prepared<Undirected>;
+
 impl App for Mst {
-    type Prepared = Undirected;
+    type Setup = Undirected;
     type Output = MstOutput;
     type Expected = Vec<Edge>;
 
@@ -76,45 +80,37 @@ impl App for Mst {
         _values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Undirected, AppError> {
+    ) -> Result<P, AppError> {
         // The view of the weighted input: both arcs of an edge agree once the undirected
         // view keeps the lighter of the two.
         Undirected::of(source, true, notes)
     }
 
-    fn graph(p: &Undirected) -> &Graph {
-        &p.graph
-    }
-
     /// Priority = component degree, one bucket each.
-    fn delta_hint(_p: &Undirected) -> Option<u32> {
+    fn delta_hint(_p: &P) -> Option<u32> {
         Some(0)
     }
 
     fn run(
-        p: &Undirected,
+        p: &P,
         method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<MstOutput, AppError> {
         match sched {
             Some(s) => Ok(by_name(s, exec, &p.graph)?),
-            None if method.name == "filter-kruskal" => {
+            None if method.method == Method::FilterKruskal => {
                 Ok(mst::filter_kruskal::run(&p.graph, exec)?)
             }
             None => Ok(mst::boruvka::run(&p.graph, exec)?),
         }
     }
 
-    fn report(out: &MstOutput) -> &RunReport {
-        &out.report
-    }
-
-    fn oracle(p: &Undirected) -> Vec<Edge> {
+    fn oracle(p: &P) -> Vec<Edge> {
         mst::kruskal(&p.graph)
     }
 
-    fn verify(_p: &Undirected, expected: &Vec<Edge>, out: &MstOutput) -> Result<(), VerifyError> {
+    fn verify(_p: &P, expected: &Vec<Edge>, out: &MstOutput) -> Result<(), VerifyError> {
         if &out.edges == expected {
             return Ok(());
         }
@@ -128,23 +124,23 @@ impl App for Mst {
     }
 
     /// Three columns: the edges' ends (`a < b`) and weights.
-    fn answer(_p: &Undirected, out: MstOutput) -> Answer {
+    fn answer(_p: &P, out: MstOutput) -> Answer {
         let column =
             |f: fn(&Edge) -> u32| Answer::Ints(out.edges.iter().map(|e| f(e) as i64).collect());
         Answer::Tuple(vec![column(|e| e.a), column(|e| e.b), column(|e| e.weight)])
     }
 
     fn summary(
-        p: &Undirected,
+        p: &P,
         out: &MstOutput,
         _expected: Option<&Vec<Edge>>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
         json!({
-            "algo": ctx.method.name,
+            "algo": ctx.method.name(),
             "undirected_edges": p.graph.num_edges() / 2,
-            "prep_s": p.prep_s,
-            "weights": p.weights.map(|w| w.to_string()),
+            "prep_s": p.setup.prep_s,
+            "weights": p.setup.weights.map(|w| w.to_string()),
             "weight": out.weight,
             "forest_edges": out.edges.len(),
             "components": p.graph.num_nodes() - out.edges.len(),

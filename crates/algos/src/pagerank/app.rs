@@ -1,18 +1,19 @@
 //! `pagerank` in the application registry.
 
 use crate::app::{
-    by_name, Answer, App, AppError, AppSpec, Param, PerNode, RunContext, Source, Values,
-    WithInEdges,
+    by_name, Answer, App, AppError, AppSpec, Param, PerNode, Prepared, Reported, RunContext,
+    Source, Values, WithInEdges,
 };
+use crate::pagerank::pull::PullOutput;
 use crate::pagerank::pull::{self, Sweep};
-use crate::pagerank::{self, PrOutput, PrTask, PriorityKind, Scores};
-use crate::variants::{Variant, Variants};
+use crate::pagerank::{self, PrOutput, PrTask, PriorityKind};
+use crate::variants::{Method, Variant, Variants};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
+use ordo_exec::RunReport;
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
-use std::sync::Arc;
 
 by_name!(
     /// [`pagerank::run`] to `tolerance` with residual priorities of `kind`, on a scheduler
@@ -25,33 +26,68 @@ pub const VARIANTS: Variants = Variants {
     few_threads: None,
     list: &[
         Variant {
-            name: "pull",
+            method: Method::Pull,
             about: "Gauss-Seidel pull sweeps over in-edges until a sweep's L1 change < n x tolerance, the scores rescaled between sweeps where their total misses the exact one's, on the frontier executor",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "pull-jacobi",
+            method: Method::PullJacobi,
             about: "as pull, with Jacobi iterations (every score from the previous iteration's)",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "priority",
-            about: "residual pushing by priority (seed 000's PR and PR-D, --priority), on --scheduler",
+            method: Method::Priority,
+            about: "residual pushing by priority (PR and PR-D of the PMOD paper, Yesil et al., \
+                    SC'19; --priority), on --scheduler",
             scheduled: true,
             serial: false,
         },
     ],
 };
 
+/// One run's output by either method, for front ends that report both alike.
+pub enum Scores {
+    /// Residual pushing by priority.
+    Pushed(PrOutput),
+    /// Pull iteration ([`pull`]).
+    Pulled(PullOutput),
+}
+
+impl Scores {
+    /// Scores summing to 1.
+    pub fn score(&self) -> &[f64] {
+        match self {
+            Scores::Pushed(o) => &o.score,
+            Scores::Pulled(o) => &o.score,
+        }
+    }
+
+    /// The L1 distance to the exact scores is at most this.
+    pub fn error_bound(&self) -> f64 {
+        match self {
+            Scores::Pushed(o) => o.error_bound,
+            Scores::Pulled(o) => o.error_bound,
+        }
+    }
+}
+
+impl Reported for Scores {
+    fn report(&self) -> &RunReport {
+        match self {
+            Scores::Pushed(o) => &o.report,
+            Scores::Pulled(o) => &o.report,
+        }
+    }
+}
+
 pub struct Pagerank;
 
 /// A requested L1 change (`n x tolerance`) from which the run is told it asks for little.
 const LOOSE_CHANGE: f64 = 0.01;
 
-pub struct Prepared {
-    graph: Arc<Graph>,
+pub struct Setup {
     /// The pull methods' in-edges.
     pull: Option<WithInEdges>,
     tolerance: f64,
@@ -60,7 +96,9 @@ pub struct Prepared {
     sweep: Sweep,
 }
 
-impl Prepared {
+type P = Prepared<Setup>;
+
+impl Setup {
     fn kind(&self) -> PriorityKind {
         match self.priority.as_deref() {
             Some("prd") => PriorityKind::PrD,
@@ -70,9 +108,10 @@ impl Prepared {
 }
 
 impl App for Pagerank {
-    type Prepared = Prepared;
+    type Setup = Setup;
     type Output = Scores;
-    /// The power iteration, to a tenth of the requested change ([`pagerank::power_iteration_within`]).
+    /// The power iteration, to a tenth of the requested change
+    /// ([`pagerank::power_iteration_within`]).
     type Expected = pagerank::Oracle;
 
     const SPEC: AppSpec = AppSpec {
@@ -86,7 +125,7 @@ impl App for Pagerank {
                 "priority",
                 &["pr", "prd"],
                 "Residual to integer priority for --algo priority: pr (whole part) or prd \
-                 (three decimals), seed 000's PR and PR-D [default: pr]",
+                 (three decimals), the PR and PR-D of Yesil et al. (SC'19) [default: pr]",
             )
             .asks_scheduler(),
             Param::float(
@@ -111,7 +150,7 @@ impl App for Pagerank {
         values: &Values,
         method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Prepared, AppError> {
+    ) -> Result<P, AppError> {
         let tolerance = values.float("tolerance").unwrap_or(1e-6);
         if !(tolerance > 0.0 && tolerance < 1.0) {
             return Err(AppError::Usage(format!(
@@ -140,63 +179,65 @@ impl App for Pagerank {
         // Pulling reads in-edges. (No other handle on the graph meanwhile: building a
         // directed graph's transpose in it would copy the graph first.)
         let pull = (!method.scheduled).then(|| WithInEdges::of(source));
-        Ok(Prepared {
-            graph: pull
-                .as_ref()
-                .map_or_else(|| source.graph(), |w| w.graph.clone()),
+        let graph = pull
+            .as_ref()
+            .map_or_else(|| source.graph(), |w| w.graph.clone());
+        let setup = Setup {
             pull,
             tolerance,
             priority: values.text("priority").map(String::from),
-            sweep: Sweep::of_method(method.name),
-        })
-    }
-
-    fn graph(p: &Prepared) -> &Graph {
-        &p.graph
+            sweep: match method.method {
+                Method::PullJacobi => Sweep::Jacobi,
+                _ => Sweep::GaussSeidel,
+            },
+        };
+        Ok(Prepared::new(graph, setup))
     }
 
     fn run(
-        p: &Prepared,
+        p: &P,
         _method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<Scores, AppError> {
-        match (sched, &p.pull) {
+        match (sched, &p.setup.pull) {
             (Some(s), _) => Ok(Scores::Pushed(by_name(
                 s,
                 exec,
                 &p.graph,
-                p.tolerance,
-                p.kind(),
+                p.setup.tolerance,
+                p.setup.kind(),
             )?)),
             (None, Some(w)) => {
-                let out = pull::run(&w.graph, w.in_edges(), p.tolerance, p.sweep, exec)?;
+                let out = pull::run(
+                    &w.graph,
+                    w.in_edges(),
+                    p.setup.tolerance,
+                    p.setup.sweep,
+                    exec,
+                )?;
                 Ok(Scores::Pulled(out))
             }
             (None, None) => unreachable!("prepared without in-edges for a pull method"),
         }
     }
 
-    fn report(out: &Scores) -> &RunReport {
-        out.report()
-    }
-
-    fn oracle(p: &Prepared) -> pagerank::Oracle {
+    fn oracle(p: &P) -> pagerank::Oracle {
         // Both methods' bounds are at least about the requested change, n x tolerance.
-        let requested = p.tolerance * p.graph.num_nodes() as f64;
+        let requested = p.setup.tolerance * p.graph.num_nodes() as f64;
         pagerank::power_iteration_within(&p.graph, requested / 10.0)
     }
 
-    fn verify(_p: &Prepared, exact: &pagerank::Oracle, out: &Scores) -> Result<(), VerifyError> {
+    fn verify(_p: &P, exact: &pagerank::Oracle, out: &Scores) -> Result<(), VerifyError> {
         let (score, bound) = (out.score(), out.error_bound());
         pagerank::check_scores_within(&exact.score, exact.error_bound, score, bound).map(|_| ())
     }
 
-    fn per_node<'a>(_p: &'a Prepared, out: &'a Scores) -> Option<PerNode<'a>> {
+    fn per_node<'a>(_p: &'a P, out: &'a Scores) -> Option<PerNode<'a>> {
         Some(Box::new(|v| format!("{:.9e}", out.score()[v as usize])))
     }
 
-    fn answer(_p: &Prepared, out: Scores) -> Answer {
+    fn answer(_p: &P, out: Scores) -> Answer {
         match out {
             Scores::Pushed(o) => Answer::Floats(o.score),
             Scores::Pulled(o) => Answer::Floats(o.score),
@@ -204,7 +245,7 @@ impl App for Pagerank {
     }
 
     fn summary(
-        p: &Prepared,
+        p: &P,
         out: &Scores,
         exact: Option<&pagerank::Oracle>,
         ctx: &RunContext<'_>,
@@ -225,12 +266,12 @@ impl App for Pagerank {
         };
         let scheduled = ctx.method.scheduled;
         json!({
-            "algo": ctx.method.name,
+            "algo": ctx.method.name(),
             "stopping_rule": if scheduled { "residual" } else { "l1-change" },
-            "priority": scheduled.then(|| p.priority.as_deref().unwrap_or("pr")),
-            "sweep": pulled.map(|_| format!("{:?}", p.sweep)),
-            "prep_s": p.pull.as_ref().map(|w| w.prep_s),
-            "tolerance": p.tolerance,
+            "priority": scheduled.then(|| p.setup.priority.as_deref().unwrap_or("pr")),
+            "sweep": pulled.map(|_| format!("{:?}", p.setup.sweep)),
+            "prep_s": p.setup.pull.as_ref().map(|w| w.prep_s),
+            "tolerance": p.setup.tolerance,
             "damping": pagerank::DAMPING,
             "top": ids(&pagerank::top(out.score(), 10)),
             "oracle_top": exact.map(|e| ids(&pagerank::top(&e.score, 10))),

@@ -1,16 +1,15 @@
 //! `pfp` in the application registry.
 
 use crate::app::{
-    node_or_first, Answer, App, AppError, AppSpec, Param, PerNode, RunContext, Source, Values,
+    node_or_first, Answer, App, AppError, AppSpec, Param, PerNode, Prepared, RunContext, Source,
+    Values,
 };
 use crate::pfp::{self, PfpError, PfpOutput};
 use crate::variants::{Variant, Variants, PRIORITY};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
-use ordo_graph::Graph;
+use ordo_exec::ExecConfig;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
-use std::sync::Arc;
 
 /// One method: preflow-push on the scheduler (priority: highest label first).
 pub const VARIANTS: Variants = Variants {
@@ -21,8 +20,9 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Pfp;
 
-pub struct Prepared {
-    graph: Arc<Graph>,
+type P = Prepared<Setup>;
+
+pub struct Setup {
     /// The graph's network, made once for every run and the oracle.
     network: pfp::Prebuilt,
     /// Seconds spent making it.
@@ -33,7 +33,7 @@ pub struct Prepared {
 }
 
 impl App for Pfp {
-    type Prepared = Prepared;
+    type Setup = Setup;
     type Output = PfpOutput;
     /// The maximum flow's value (Dinic's algorithm).
     type Expected = u64;
@@ -75,7 +75,7 @@ impl App for Pfp {
         values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Prepared, AppError> {
+    ) -> Result<P, AppError> {
         let g = source.graph();
         let n = g.num_nodes();
         if n < 2 {
@@ -106,33 +106,30 @@ impl App for Pfp {
         };
         let start = std::time::Instant::now();
         let network = pfp::Prebuilt::new(&g);
-        Ok(Prepared {
+        let setup = Setup {
             network_s: start.elapsed().as_secs_f64(),
-            graph: g,
             network,
             source,
             sink,
             goal,
-        })
+        };
+        Ok(Prepared::new(g, setup))
     }
 
-    fn graph(p: &Prepared) -> &Graph {
-        &p.graph
-    }
-
-    fn delta_hint(p: &Prepared) -> Option<u32> {
+    fn delta_hint(p: &P) -> Option<u32> {
         Some(pfp::default_delta(&p.graph))
     }
 
     fn run(
-        p: &Prepared,
+        p: &P,
         _method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<PfpOutput, AppError> {
         let sched = sched.expect("pfp's one method is scheduled");
-        let (g, s, t, goal) = (&*p.graph, p.source, p.sink, p.goal);
+        let (g, s, t, goal) = (&*p.graph, p.setup.source, p.setup.sink, p.setup.goal);
         let out = p
+            .setup
             .network
             .with(g, |net| pfp::run_on(g, net, s, t, goal, sched, exec));
         out.map_err(|e| match e {
@@ -142,17 +139,14 @@ impl App for Pfp {
         })
     }
 
-    fn report(out: &PfpOutput) -> &RunReport {
-        &out.report
+    fn oracle(p: &P) -> u64 {
+        p.setup.network.with(&p.graph, |net| {
+            pfp::dinic(net, p.setup.source, p.setup.sink)
+        })
     }
 
-    fn oracle(p: &Prepared) -> u64 {
-        p.network
-            .with(&p.graph, |net| pfp::dinic(net, p.source, p.sink))
-    }
-
-    fn verify(p: &Prepared, value: &u64, out: &PfpOutput) -> Result<(), VerifyError> {
-        pfp::verify(&p.graph, p.source, p.sink, out).map_err(VerifyError::Answer)?;
+    fn verify(p: &P, value: &u64, out: &PfpOutput) -> Result<(), VerifyError> {
+        pfp::verify(&p.graph, p.setup.source, p.setup.sink, out).map_err(VerifyError::Answer)?;
         if out.flow != *value {
             return Err(VerifyError::Answer(format!(
                 "flow {}, Dinic's algorithm finds {value}",
@@ -163,7 +157,7 @@ impl App for Pfp {
     }
 
     /// The minimum cut: which side each node is on.
-    fn per_node<'a>(_p: &'a Prepared, out: &'a PfpOutput) -> Option<PerNode<'a>> {
+    fn per_node<'a>(_p: &'a P, out: &'a PfpOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| {
             if out.source_side[v as usize] {
                 "S"
@@ -175,20 +169,20 @@ impl App for Pfp {
     }
 
     /// The flow's value and the source side of a minimum cut.
-    fn answer(_p: &Prepared, out: PfpOutput) -> Answer {
+    fn answer(_p: &P, out: PfpOutput) -> Answer {
         Answer::Tuple(vec![Answer::Int(out.flow), Answer::Bools(out.source_side)])
     }
 
     fn summary(
-        p: &Prepared,
+        p: &P,
         out: &PfpOutput,
         _expected: Option<&u64>,
         _ctx: &RunContext<'_>,
     ) -> serde_json::Value {
         let st = &out.stats;
         json!({
-            "source": p.graph.file_id(p.source),
-            "sink": p.graph.file_id(p.sink),
+            "source": p.graph.file_id(p.setup.source),
+            "sink": p.graph.file_id(p.setup.sink),
             "flow": out.flow,
             "source_side": out.source_side.iter().filter(|&&x| x).count(),
             "pushes": st.pushes,
@@ -197,7 +191,7 @@ impl App for Pfp {
             "gaps": st.gaps,
             "rounds": st.rounds,
             "phase1_s": st.phase1_s,
-            "network_s": p.network_s,
+            "network_s": p.setup.network_s,
             "goal": match out.goal {
                 pfp::Goal::Preflow => "preflow",
                 pfp::Goal::Flow => "flow",

@@ -2,17 +2,16 @@
 
 use crate::app::{
     by_name, floats, node_or_first, or_inf, same, Answer, App, AppError, AppSpec, Param, PerNode,
-    RunContext, Source, Values,
+    Prepared, RunContext, Source, Values,
 };
 use crate::delta::{delta_for, delta_stepping_width, DeltaInputs};
 use crate::sssp::{self, SsspOutput, SsspTask};
-use crate::variants::{Variant, Variants};
+use crate::variants::{Method, Variant, Variants};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
 use ordo_graph::{Graph, WeightSpec};
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
-use std::sync::Arc;
 
 by_name!(
     /// [`sssp::run`] from `src` on a scheduler chosen by name.
@@ -24,14 +23,15 @@ pub const VARIANTS: Variants = Variants {
     few_threads: None,
     list: &[
         Variant {
-            name: "delta-stepping",
+            method: Method::DeltaStepping,
             about: "delta-stepping with per-worker bins and bucket fusion (GAPBS; Zhang et al., CGO 2020) on the frontier executor",
             scheduled: false,
             serial: false,
         },
         Variant {
-            name: "priority",
-            about: "prioritized relaxation (seed 000), on --scheduler: Dijkstra-like on an exact queue, delta-stepping-like on obim",
+            method: Method::Priority,
+            about: "prioritized relaxation (the PMOD paper, Yesil et al., SC'19), on --scheduler: \
+                    Dijkstra-like on an exact queue, delta-stepping-like on obim",
             scheduled: true,
             serial: false,
         },
@@ -51,8 +51,7 @@ pub(crate) const fn delta_param(help: &'static str) -> Param {
 
 pub struct Sssp;
 
-pub struct Prepared {
-    graph: Arc<Graph>,
+pub struct Setup {
     source: u32,
     /// `--delta`, or the rule's width ([`crate::delta`]).
     delta: u32,
@@ -62,7 +61,9 @@ pub struct Prepared {
     weights: Option<WeightSpec>,
 }
 
-impl Prepared {
+type P = Prepared<Setup>;
+
+impl Setup {
     /// The bucket width delta-stepping runs with on `workers` workers.
     fn width(&self, workers: usize) -> u32 {
         match &self.rule {
@@ -73,7 +74,7 @@ impl Prepared {
 }
 
 impl App for Sssp {
-    type Prepared = Prepared;
+    type Setup = Setup;
     type Output = SsspOutput;
     type Expected = Vec<u64>;
 
@@ -110,7 +111,7 @@ impl App for Sssp {
         values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Prepared, AppError> {
+    ) -> Result<P, AppError> {
         let graph = source.weighted(notes);
         let src = node_or_first(source, "source", values.int("source"))?;
         let (delta, rule) = match values.int("delta") {
@@ -120,66 +121,63 @@ impl App for Sssp {
                 (delta_for(&inputs), Some(inputs))
             }
         };
-        Ok(Prepared {
-            graph,
+        let setup = Setup {
             source: src,
             delta,
             rule,
             weights: source.weights(),
-        })
+        };
+        Ok(Prepared::new(graph, setup))
     }
 
-    fn graph(p: &Prepared) -> &Graph {
-        &p.graph
-    }
-
-    fn delta_hint(p: &Prepared) -> Option<u32> {
-        Some(p.delta)
+    fn delta_hint(p: &P) -> Option<u32> {
+        Some(p.setup.delta)
     }
 
     fn run(
-        p: &Prepared,
+        p: &P,
         _method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<SsspOutput, AppError> {
         match sched {
-            Some(s) => Ok(by_name(s, exec, &p.graph, p.source)?),
+            Some(s) => Ok(by_name(s, exec, &p.graph, p.setup.source)?),
             None => {
-                let width = p.width(exec.threads);
-                Ok(sssp::delta_step::run(&p.graph, p.source, width, exec)?)
+                let width = p.setup.width(exec.threads);
+                Ok(sssp::delta_step::run(
+                    &p.graph,
+                    p.setup.source,
+                    width,
+                    exec,
+                )?)
             }
         }
     }
 
-    fn report(out: &SsspOutput) -> &RunReport {
-        &out.report
+    fn oracle(p: &P) -> Vec<u64> {
+        sssp::dijkstra(&p.graph, p.setup.source)
     }
 
-    fn oracle(p: &Prepared) -> Vec<u64> {
-        sssp::dijkstra(&p.graph, p.source)
-    }
-
-    fn oracle_labels(_p: &Prepared, expected: &Vec<u64>) -> Option<Vec<u64>> {
+    fn oracle_labels(_p: &P, expected: &Vec<u64>) -> Option<Vec<u64>> {
         Some(expected.clone())
     }
 
-    fn verify(p: &Prepared, expected: &Vec<u64>, out: &SsspOutput) -> Result<(), VerifyError> {
+    fn verify(p: &P, expected: &Vec<u64>, out: &SsspOutput) -> Result<(), VerifyError> {
         same(&p.graph, &out.dist, expected)
     }
 
-    fn per_node<'a>(_p: &'a Prepared, out: &'a SsspOutput) -> Option<PerNode<'a>> {
+    fn per_node<'a>(_p: &'a P, out: &'a SsspOutput) -> Option<PerNode<'a>> {
         Some(Box::new(|v| {
             or_inf(out.dist[v as usize], sssp::UNREACHABLE)
         }))
     }
 
-    fn answer(_p: &Prepared, out: SsspOutput) -> Answer {
+    fn answer(_p: &P, out: SsspOutput) -> Answer {
         floats(&out.dist, sssp::UNREACHABLE)
     }
 
     fn summary(
-        p: &Prepared,
+        p: &P,
         out: &SsspOutput,
         _expected: Option<&Vec<u64>>,
         ctx: &RunContext<'_>,
@@ -187,11 +185,11 @@ impl App for Sssp {
         let (reached, sum, max) = sssp::summarize(&out.dist);
         let st = &out.stats;
         json!({
-            "algo": ctx.method.name,
-            "source": p.graph.file_id(p.source),
+            "algo": ctx.method.name(),
+            "source": p.graph.file_id(p.setup.source),
             "delta": ctx.sched.map_or(st.delta, |s| s.delta()),
             "rounds": (!ctx.method.scheduled).then_some(st.rounds),
-            "weights": p.weights.map(|w| w.to_string()),
+            "weights": p.setup.weights.map(|w| w.to_string()),
             "stale_tasks": st.stale_tasks,
             "improving_relaxations": st.improving_relaxations,
             "edges_scanned": st.edges_scanned,

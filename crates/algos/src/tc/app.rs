@@ -1,10 +1,12 @@
 //! `tc` in the application registry.
 
-use crate::app::{by_name, Answer, App, AppError, AppSpec, RunContext, Source, Undirected, Values};
+use crate::app::{
+    by_name, Answer, App, AppError, AppSpec, Prepared, RunContext, Source, Undirected, Values,
+};
 use crate::tc::{self, TcOutput, TcTask};
-use crate::variants::{Variant, Variants, PRIORITY};
+use crate::variants::{Method, Variant, Variants, PRIORITY};
 use crate::VerifyError;
-use ordo_exec::{ExecConfig, RunReport};
+use ordo_exec::ExecConfig;
 use ordo_graph::Graph;
 use ordo_sched::SchedulerConfig;
 use serde_json::json;
@@ -21,7 +23,7 @@ pub const VARIANTS: Variants = Variants {
     few_threads: None,
     list: &[
         Variant {
-            name: "loop",
+            method: Method::Loop,
             about: "chunks of nodes on the frontier executor, edges oriented by id where \
                     degrees are even and none exceeds 2 sqrt(m), else by degree",
             scheduled: false,
@@ -33,8 +35,10 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Tc;
 
+type P = Prepared<Undirected>;
+
 impl App for Tc {
-    type Prepared = Undirected;
+    type Setup = Undirected;
     type Output = TcOutput;
     type Expected = u64;
 
@@ -56,16 +60,12 @@ impl App for Tc {
         _values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
-    ) -> Result<Undirected, AppError> {
+    ) -> Result<P, AppError> {
         Undirected::of(source, false, notes)
     }
 
-    fn graph(p: &Undirected) -> &Graph {
-        &p.graph
-    }
-
     fn run(
-        p: &Undirected,
+        p: &P,
         _method: &Variant,
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
@@ -76,16 +76,12 @@ impl App for Tc {
         }
     }
 
-    fn report(out: &TcOutput) -> &RunReport {
-        &out.report
-    }
-
     /// The serial count, its nodes shared by the machine's cores ([`tc::serial_tc_split`]).
-    fn oracle(p: &Undirected) -> u64 {
+    fn oracle(p: &P) -> u64 {
         tc::serial_tc_split(&p.graph, ordo_graph::prep_threads())
     }
 
-    fn verify(_p: &Undirected, expected: &u64, out: &TcOutput) -> Result<(), VerifyError> {
+    fn verify(_p: &P, expected: &u64, out: &TcOutput) -> Result<(), VerifyError> {
         if out.triangles == *expected {
             return Ok(());
         }
@@ -95,20 +91,20 @@ impl App for Tc {
         )))
     }
 
-    fn answer(_p: &Undirected, out: TcOutput) -> Answer {
+    fn answer(_p: &P, out: TcOutput) -> Answer {
         Answer::Int(out.triangles)
     }
 
     fn summary(
-        p: &Undirected,
+        p: &P,
         out: &TcOutput,
         _expected: Option<&u64>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
         json!({
-            "algo": ctx.method.name,
+            "algo": ctx.method.name(),
             "undirected_edges": p.graph.num_edges() / 2,
-            "prep_s": p.prep_s,
+            "prep_s": p.setup.prep_s,
             "triangles": out.triangles,
             "intersections": out.intersections,
         })
