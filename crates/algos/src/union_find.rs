@@ -1,14 +1,65 @@
-//! Union-find forests in shared parent arrays, for the frontier methods (Afforest, Boruvka)
-//! whose loops never link and search at once: a loop that reads the forest only shortens
-//! paths, and links happen in other loops, separated by the team's barriers.
+//! Union-find: forests in parent arrays (`AtomicU32` per node, a root its own parent) with
+//! path halving, written once for connected components, the spanning forests and their
+//! serial oracles.
 //!
-//! Orderings: Relaxed. While only these functions run, every store replaces a node's parent
-//! with one of its ancestors, so every value a worker reads, however stale, is a node on the
-//! path to the same root, and each location's own modification order keeps a reader from
-//! going backwards. What the loops compute from the roots is published by the barrier that
-//! ends them.
+//! * [`UnionFind`]: one thread's forest with union by size (the oracles of cc and mst).
+//! * [`find`], [`point_at_root`]: shared forests of the frontier methods (Afforest, Boruvka,
+//!   filter-Kruskal), whose loops never link and search at once: a loop that reads the
+//!   forest only shortens paths, and links happen in other loops, separated by the team's
+//!   barriers. Each method links its own way (Afforest's hooks, Rem's splicing).
+//! * [`find_while_linking`]: a shared forest that other threads link meanwhile, each link
+//!   made under its roots' locks (the priority-scheduled Boruvka).
+//!
+//! Orderings of [`find`] and [`point_at_root`]: Relaxed. While only these functions run,
+//! every store replaces a node's parent with one of its ancestors, so every value a worker
+//! reads, however stale, is a node on the path to the same root, and each location's own
+//! modification order keeps a reader from going backwards. What the loops compute from the
+//! roots is published by the barrier that ends them. [`find_while_linking`] says its own.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// A forest of `n` singletons.
+pub(crate) fn singletons(n: usize) -> Vec<AtomicU32> {
+    (0..n as u32).map(AtomicU32::new).collect()
+}
+
+/// One thread's union-find, by size with path halving. On one thread the atomics' Relaxed
+/// loads and stores are plain moves.
+pub struct UnionFind {
+    parent: Vec<AtomicU32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    /// `n` singletons.
+    pub fn new(n: usize) -> UnionFind {
+        UnionFind {
+            parent: singletons(n),
+            size: vec![1; n],
+        }
+    }
+
+    /// The root of `x`'s set.
+    pub fn find(&mut self, x: u32) -> u32 {
+        find(&self.parent, x)
+    }
+
+    /// Joins the sets of `a` and `b`, the smaller under the larger; whether they were apart.
+    pub fn union(&mut self, a: u32, b: u32) -> bool {
+        let (a, b) = (self.find(a), self.find(b));
+        if a == b {
+            return false;
+        }
+        let (big, small) = match self.size[a as usize] >= self.size[b as usize] {
+            true => (a, b),
+            false => (b, a),
+        };
+        self.parent[small as usize].store(big, Relaxed);
+        self.size[big as usize] += self.size[small as usize];
+        true
+    }
+}
 
 /// Asks the cache for `x`'s parent entry ahead of a find, which a Kruskal scan does in an
 /// order unrelated to node ids (a no-op off x86-64).
@@ -51,5 +102,64 @@ pub(crate) fn point_at_root(parent: &[AtomicU32], v: usize) {
             return;
         }
         parent[v].store(gp, Relaxed);
+    }
+}
+
+/// The root of `x` in a forest that other threads link meanwhile: path halving by
+/// compare-exchange (a failed one only means someone else shortened the path).
+///
+/// Orderings: the parent links are the only data. A link is stored (Release) while both
+/// roots' locks are held, and every decision taken on a result is re-checked under those
+/// locks, whose acquire makes the check exact; outside them a stale answer only costs a retry.
+/// Acquire on the loads keeps a reader that follows a new link from seeing an older state of
+/// the node it leads to.
+pub(crate) fn find_while_linking(parent: &[AtomicU32], mut x: u32) -> u32 {
+    loop {
+        let p = parent[x as usize].load(Ordering::Acquire);
+        if p == x {
+            return x;
+        }
+        let gp = parent[p as usize].load(Ordering::Acquire);
+        if gp != p {
+            let _ = parent[x as usize].compare_exchange(p, gp, Ordering::AcqRel, Relaxed);
+        }
+        x = gp;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn union_joins_sets_and_find_names_one_root_per_set() {
+        let mut uf = UnionFind::new(8);
+        assert!(uf.union(0, 1));
+        assert!(uf.union(2, 3));
+        assert!(uf.union(1, 3));
+        assert!(!uf.union(0, 2), "already joined");
+        assert!(uf.union(5, 6));
+        let root = uf.find(0);
+        assert!((0..4).all(|v| uf.find(v) == root));
+        assert_eq!(uf.find(5), uf.find(6));
+        assert_ne!(uf.find(5), root);
+        assert_eq!(uf.find(4), 4);
+        assert_eq!(uf.find(7), 7);
+        // The smaller set goes under the larger: {0..3} keeps its root.
+        assert!(uf.union(6, 0));
+        assert_eq!(uf.find(5), root);
+    }
+
+    #[test]
+    fn every_find_agrees_on_a_shared_forest() {
+        // A chain 9 -> 8 -> ... -> 0.
+        let parent: Vec<AtomicU32> = (0..10u32)
+            .map(|v| AtomicU32::new(v.saturating_sub(1)))
+            .collect();
+        assert_eq!(find(&parent, 9), 0);
+        assert_eq!(find_while_linking(&parent, 7), 0);
+        point_at_root(&parent, 5);
+        assert_eq!(parent[5].load(Relaxed), 0);
+        assert!((0..10).all(|v| find(&parent, v) == 0));
     }
 }

@@ -17,7 +17,7 @@
 //! (NEIGHBOR_ROUNDS + 1).
 
 use super::{CcOutput, CcStats};
-use crate::parents::point_at_root;
+use crate::union_find::point_at_root;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -40,7 +40,7 @@ const CHUNK: usize = 4096;
 /// ```
 pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<CcOutput, ExecError> {
     let n = g.num_nodes();
-    let comp: Vec<AtomicU32> = (0..n as u32).map(AtomicU32::new).collect();
+    let comp = crate::union_find::singletons(n);
     let largest = AtomicU32::new(0);
     let (stats, time) = run_team(cfg, |team| components(g, &comp, &largest, team))?;
     let report = RunReport::from_threads(time, stats);

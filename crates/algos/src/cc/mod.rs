@@ -19,6 +19,7 @@ pub mod app;
 
 pub mod afforest;
 
+use crate::union_find::UnionFind;
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -123,37 +124,19 @@ pub fn run<S: Scheduler<CcTask>>(
 /// set as its label.
 pub fn serial_cc(g: &Graph) -> Vec<u32> {
     let n = g.num_nodes();
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    let mut size = vec![1u32; n];
-    fn find(parent: &mut [u32], mut x: u32) -> u32 {
-        while parent[x as usize] != x {
-            let p = parent[x as usize];
-            parent[x as usize] = parent[p as usize];
-            x = p;
-        }
-        x
-    }
+    let mut sets = UnionFind::new(n);
     for v in 0..n as u32 {
         for &t in g.neighbors(v) {
-            let (a, b) = (find(&mut parent, v), find(&mut parent, t));
-            if a != b {
-                let (big, small) = if size[a as usize] >= size[b as usize] {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                parent[small as usize] = big;
-                size[big as usize] += size[small as usize];
-            }
+            sets.union(v, t);
         }
     }
     let mut smallest = vec![u32::MAX; n];
     for v in 0..n as u32 {
-        let r = find(&mut parent, v) as usize;
+        let r = sets.find(v) as usize;
         smallest[r] = smallest[r].min(v);
     }
     (0..n as u32)
-        .map(|v| smallest[find(&mut parent, v) as usize])
+        .map(|v| smallest[sets.find(v) as usize])
         .collect()
 }
 

@@ -27,7 +27,7 @@
 //! Kronecker 20 (16M edges): 1.48 s without, 0.81 s with, at one thread.
 //!
 //! **Orderings.** Relaxed throughout. No loop both reads and changes the same kind of state:
-//! filter and target only shorten paths ([`crate::parents`]) and lower keys (`fetch_min`,
+//! filter and target only shorten paths ([`crate::union_find`]) and lower keys (`fetch_min`,
 //! whose result nobody reads until the barrier); hook writes each root's parent once, by the
 //! worker that holds that root, and reads only the targets and keys of the loops before;
 //! compress only shortens paths again. An edge's recorded components are written by the one
@@ -37,7 +37,7 @@
 //! edges only shrink). The forest is sorted after the timed run, as the priority version's.
 
 use super::{Edge, MstOutput};
-use crate::parents::{find, point_at_root};
+use crate::union_find::{find, point_at_root};
 use ordo_exec::frontier::{zeroed_u32s, QueueRing, QueueWriter};
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
@@ -142,7 +142,7 @@ pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
         g,
         ca: zeroed_u32s(m),
         cb: zeroed_u32s(m),
-        parent: (0..n as u32).map(AtomicU32::new).collect(),
+        parent: crate::union_find::singletons(n),
         best: (0..n).map(|_| AtomicU64::new(NONE)).collect(),
         target: zeroed_u32s(n),
         edges: QueueRing::new(m),

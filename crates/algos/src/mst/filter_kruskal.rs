@@ -21,46 +21,36 @@
 //! that, every part has a scratch slice of its length: a split writes the light edges into
 //! the scratch and packs the heavy ones at the front of the part, so each side comes out with
 //! a free slice of its own length for its own split, in one pass with nothing copied back.
-//! Kronecker 20 (a 260 MB graph): peak 549 -> 419 MB, for a second pass over the graph that
-//! costs 1.10-1.15x the time at 1 and 2 threads (interleaved: 279-296 -> 311-336 ms at one,
-//! 217 -> 236-259 at two). Road graphs, whose edges nearly all join the forest, are sorted
-//! whole; from [`BUCKETED_FROM`] edges on (at any size with a team) they are listed
-//! straight into buckets of weight ([`weight_buckets`](super::weight_buckets)) and each
-//! bucket sorted with a scratch of its own length, and the forest is packed into the list: a
-//! 1000x1000 grid (a 39 MB graph) peaks at 72-74 MB instead of 106.
+//! On Kronecker 20 (a 260 MB graph) the peak is 419 MB instead of 549, for a second pass over
+//! the graph that costs 1.10-1.15x the time. Road graphs, whose edges nearly all join the
+//! forest, are sorted whole; from [`BUCKETED_FROM`] edges on (at any size with a team) they
+//! are listed straight into buckets of weight ([`weight_buckets`](super::weight_buckets)) and
+//! each bucket sorted with a scratch of its own length, and the forest is packed into the
+//! list: a 1000x1000 grid (a 39 MB graph) peaks at 72-74 MB instead of 106.
 //!
 //! **Without branches on the edge.** Whether an edge is light is a coin toss; a split writes
-//! every edge to both destinations and moves one cursor on. Splitting with a branch and a
-//! heavy buffer grown by pushes took 230 ms of Kronecker 20's 560; this way, 64 ms.
+//! every edge to both destinations and moves one cursor on (Kronecker 20's splits: 64 ms,
+//! against 230 ms with a branch and a heavy buffer grown by pushes).
 //!
 //! **Threads.** Two passes are split between the team: listing the edges (count, then write,
 //! by ranges of nodes with equal arcs) and filters of at least [`PARALLEL_FROM`] edges (each
 //! worker packs its block, then the blocks' survivors are moved together). Finds during a
-//! filter only shorten paths and no link happens meanwhile ([`crate::parents`]); links happen
+//! filter only shorten paths and no link happens meanwhile ([`crate::union_find`]); links happen
 //! in the Kruskal scans, on the calling thread, between team runs. Splits, sorts and scans
-//! stay on one thread: a split shared as a count and a scatter into place took 87 ms of
-//! Kronecker 20's run at 2 threads against 64 ms on one (it streams memory, and two threads
-//! wrote four streams), while a filter, which waits on finds, went from 100 to 53 ms.
+//! stay on one thread: a split streams memory, and shared as a count and a scatter into place
+//! it measured 87 ms on Kronecker 20 at 2 threads against 64 ms on one, while a filter, which
+//! waits on finds, halves.
 //!
 //! **Scans.** A Kruskal scan links with Rem's algorithm and splicing ([`Forest::join`]): the
 //! two ends' walks go up together and stop where they meet, instead of two finds to the
 //! roots. And it prefetches the parent entries of the ends [`PREFETCH_AHEAD`] edges on: in
 //! weight order the ends are at random places of the parent array. On road graphs the scan
-//! is half the run; interleaved (3 rounds of 7 runs), old -> new ms at 1 / 2 threads (the
-//! second figure also lists into buckets with a team): NY 14.3 / 12.2 -> 10.2 / 8.8, Rome
-//! 7.4 / 7.1 -> 6.0 / 5.1, grid1m 56 / 54 -> 47 / 44, Enron 7.4 / 5.2 -> 5.4 / 3.6,
-//! Kronecker 20 337 / 292 -> 267 / 272 (2 rounds). The prefetch alone, on the textbook scan:
-//! 0.90-1.00x (NY, Rome, grid1m, two passes); on Rem's: 0.87-0.95x.
-//!
-//! Kronecker 20, interleaved against the version before these changes (4 rounds of 5 runs):
-//! 593 -> 371 ms at one thread, 588 -> 288 ms at two (GBBS's Boruvka: 790 and 428 ms). Road
-//! graphs, where the whole edge list is sorted at once and the scan is most of the time:
-//! 0.90-1.02x.
+//! is half the run (the prefetch alone: 0.87-0.95x the time of Rem's scan without it).
 
 use super::weight_buckets::list_bucketed;
 use super::weight_sort::sort_by_weight;
 use super::{Edge, MstOutput};
-use crate::parents::{find, prefetch};
+use crate::union_find::{find, prefetch};
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -76,16 +66,12 @@ const SORT_PER_MERGE: usize = 2;
 const HEAVY_RUN: usize = 256;
 /// Edges from which one thread lists a list sorted whole into buckets of weight
 /// ([`list_bucketed`]) rather than sorting it with a scratch as long as itself. Below, list
-/// and scratch are at most 24 MB and the one pass over the graph was faster (USA-road-d.NY,
-/// 366K edges: 10.7-10.9 against 12.0-13.1 ms at 1 thread; with Rem's scan, medians of 40
-/// runs 10.5-11.2 against 10.1-12.3 in three processes each); on a 1000x1000 grid (2M
-/// edges) the buckets took 52 against 51 ms at 1 thread and 48 against 55 at 2, and a
-/// process's first run, which faults its memory in, 51-60 against 67-112 ms. A team lists
-/// into buckets at any size: its shared listing into one list (a count pass, then a write
-/// pass) was no faster than one thread's single pass, which made 2 threads 1.3-1.6x slower
-/// than one on NY, Rome, Princeton and CA-HepPh; buckets are counted and written by the
-/// team, and need no scratch as long as the list (NY at 2 threads: peak 23.3 -> 19.8 MiB).
-/// (Unit tests list far smaller graphs into buckets, to run that path.)
+/// and scratch are at most 24 MB and the one pass over the graph is no slower (at 2M edges, a
+/// 1000x1000 grid, the two are level at 1 thread). A team lists into buckets at any size: a
+/// shared listing into one list (a count pass, then a write pass) is no faster than one
+/// thread's single pass (2 threads ran 1.3-1.6x slower than one on road graphs), while the
+/// team counts and writes the buckets, with no scratch as long as the list. (Unit tests list
+/// far smaller graphs into buckets, to run that path.)
 const BUCKETED_FROM: usize = if cfg!(test) { 1 << 9 } else { 1 << 20 };
 /// Edges ahead of the Kruskal scan whose ends' parent entries are prefetched.
 const PREFETCH_AHEAD: usize = 16;
@@ -118,7 +104,8 @@ pub fn run(g: &Graph, cfg: &ExecConfig) -> Result<MstOutput, ExecError> {
     } else if edges < BUCKETED_FROM && team.is_none() {
         let edges = super::edges_of(g);
         // One bucket: sorted whole, and the forest packed into the list rather than into an
-        // array of its own beside the list and the scratch (USA-road-d.NY: 25.9 -> 22.8 MiB).
+        // array of its own beside the list and the scratch (USA-road-d.NY: 22.8 MiB peak,
+        // against 25.9).
         let len = edges.len();
         forest.solve_bucketed(edges, &[0, len]);
     } else {
@@ -308,7 +295,7 @@ struct Split<'a> {
 struct Forest<'c> {
     /// At least the number of forest edges still to be found.
     merges_left: usize,
-    /// Union-find parents (path halving; [`crate::parents`]).
+    /// Union-find parents (path halving; [`crate::union_find`]).
     parent: Vec<AtomicU32>,
     /// The forest so far, in increasing order.
     edges: Vec<Edge>,
@@ -329,7 +316,7 @@ impl<'c> Forest<'c> {
         let linked = (0..n as u32).filter(|&v| g.out_degree(v) > 0).count();
         Forest {
             merges_left: linked.saturating_sub(1),
-            parent: (0..n as u32).map(AtomicU32::new).collect(),
+            parent: crate::union_find::singletons(n),
             // Room is made at the first scan: the bucketed path brings its own.
             edges: Vec::new(),
             filtered: 0,

@@ -1,7 +1,7 @@
-//! Minimum spanning forest by Boruvka with merging (seed 000 §5.3: "each task is associated
-//! with a vertex; the task picks the vertex's minimum weight edge and merges the vertex and its
-//! neighbour connected by the edge, scheduling a task to visit the new vertex"; priority = the
-//! vertex's degree, smallest first).
+//! Minimum spanning forest by Boruvka with merging (the PMOD paper, Yesil et al., SC'19, §5.3:
+//! "each task is associated with a vertex; the task picks the vertex's minimum weight edge and
+//! merges the vertex and its neighbour connected by the edge, scheduling a task to visit the
+//! new vertex"; priority = the vertex's degree, smallest first).
 //!
 //! Every component is a union-find root owning the list of edges of its nodes (behind a
 //! mutex). A task for root c drops the edges that have become internal, picks the lightest
@@ -21,7 +21,7 @@
 //! graph gives a spanning forest. The serial oracle is Kruskal with the same edge order.
 //!
 //! [`boruvka`] is parallel Boruvka with edge filtering on the frontier executor, the fastest
-//! method (what `ordo mst` runs by default); this priority-scheduled version is seed 000's.
+//! method (what `ordo mst` runs by default); this priority-scheduled version is Yesil et al.'s.
 
 pub mod app;
 
@@ -30,6 +30,7 @@ pub mod filter_kruskal;
 mod weight_buckets;
 mod weight_sort;
 
+use crate::union_find::{self, UnionFind};
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
 use ordo_sched::Scheduler;
@@ -78,36 +79,15 @@ pub struct MstOutput {
     pub edges_scanned: u64,
 }
 
-/// Union-find over atomics: `find` halves paths with compare-exchanges (a failed one only
-/// means someone else shortened the path); links happen under the roots' locks.
-///
-/// Orderings: the parent links are the only data here. A link is stored (Release) while both
-/// roots' locks are held, and every decision taken on a `find` result is re-checked under
-/// those locks (`is_root` after locking), whose acquire makes the check exact; outside them a
-/// stale answer only costs a retry or a harmless extra scan. Acquire on the loads keeps a
-/// reader that follows a new link from seeing an older state of the node it leads to.
+/// The components' union-find, linked under the roots' locks while other workers search it
+/// ([`union_find::find_while_linking`], whose comment gives the orderings).
 struct Forest {
     parent: Vec<AtomicU32>,
 }
 
 impl Forest {
-    fn find(&self, mut x: u32) -> u32 {
-        loop {
-            let p = self.parent[x as usize].load(Ordering::Acquire);
-            if p == x {
-                return x;
-            }
-            let gp = self.parent[p as usize].load(Ordering::Acquire);
-            if gp != p {
-                let _ = self.parent[x as usize].compare_exchange(
-                    p,
-                    gp,
-                    Ordering::AcqRel,
-                    Ordering::Relaxed,
-                );
-            }
-            x = gp;
-        }
+    fn find(&self, x: u32) -> u32 {
+        union_find::find_while_linking(&self.parent, x)
     }
 
     fn is_root(&self, x: u32) -> bool {
@@ -154,7 +134,7 @@ pub fn run<S: Scheduler<MstTask>>(
 ) -> Result<MstOutput, ExecError> {
     let n = g.num_nodes() as u32;
     let forest = Forest {
-        parent: (0..n).map(AtomicU32::new).collect(),
+        parent: union_find::singletons(n as usize),
     };
     // Each entry keeps the end outside the node it came from: an edge is internal to root c
     // exactly when that end's root is c, one find instead of two.
@@ -296,23 +276,8 @@ pub fn kruskal(g: &Graph) -> Vec<Edge> {
     let n = g.num_nodes();
     let mut all = edges_of(g);
     all.sort_unstable();
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn find(p: &mut [u32], mut x: u32) -> u32 {
-        while p[x as usize] != x {
-            p[x as usize] = p[p[x as usize] as usize];
-            x = p[x as usize];
-        }
-        x
-    }
-    let mut forest = Vec::new();
-    for e in all {
-        let (x, y) = (find(&mut parent, e.a), find(&mut parent, e.b));
-        if x != y {
-            parent[x as usize] = y;
-            forest.push(e);
-        }
-    }
-    forest
+    let mut sets = UnionFind::new(n);
+    all.into_iter().filter(|e| sets.union(e.a, e.b)).collect()
 }
 
 #[cfg(test)]

@@ -2,15 +2,16 @@
 //! of a radix sort made while listing, so that Kruskal sorts one small bucket at a time.
 //!
 //! Kruskal over a whole edge list holds the list and a radix sort's scratch as long as it (24
-//! bytes per edge: `ordo mst` on a 1000x1000 road grid, a 39 MB graph, peaked at 106 MB). Here a counting pass over
-//! the graph sizes the buckets and a second pass writes each edge at its bucket's cursor; each
-//! bucket is then sorted with a scratch of the largest bucket's length and scanned, and the
-//! forest's edges are packed at the list's front as they are found, so the list becomes the
-//! output and nothing as long as it is allocated twice.
+//! bytes per edge: `ordo mst` on a 1000x1000 road grid, a 39 MB graph, peaks at 106 MB that
+//! way). Here a counting pass over the graph sizes the buckets and a second pass writes each
+//! edge at its bucket's cursor; each bucket is then sorted with a scratch of the largest
+//! bucket's length and scanned, and the forest's edges are packed at the list's front as they
+//! are found, so the list becomes the output and nothing as long as it is allocated twice.
 //!
 //! A bucket is a weight's bit length and the four bits after its leading one (weights below
-//! 32 have a bucket each; 464 buckets in all): monotone in the weight, and the buckets of a skewed distribution
-//! (road lengths: many short edges, a long tail) each hold at most a few percent of the edges.
+//! 32 have a bucket each; 464 buckets in all): monotone in the weight, and the buckets of a
+//! skewed distribution (road lengths: many short edges, a long tail) each hold at most a few
+//! percent of the edges.
 //! Within a bucket, edges keep the listing's `(a, b)` order, so a stable sort on the weight
 //! alone puts them in `(weight, a, b)` order.
 
