@@ -40,6 +40,8 @@ fi
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
+echo "== no import cycle among the files of a crate"
+python3 scripts/import_cycles.py
 echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== cargo test (release)"

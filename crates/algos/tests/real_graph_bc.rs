@@ -28,6 +28,7 @@ fn bc_matches_brandes_on_real_graphs() {
                         layout,
                         task: bc::DEFAULT_TASK,
                         working_set: threads == 2,
+                        pull_every_level: false,
                     };
                     let out = bc::run(&g, &sources, &config, &ExecConfig::new(threads)).unwrap();
                     bc::compare_scores(&out.scores, &want, |v| g.file_id(v)).unwrap_or_else(|e| {

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 /// where sigma_st counts the shortest s-t paths and sigma_st(v) those through v. Paths are
 /// counted in hops; weights are ignored. A source whose path counts leave `f64`'s range is
 /// redone with scaled counts (a mantissa and a power of two each)
-/// ([`dependencies_with_scaled_counts`](super::dependencies_with_scaled_counts)).
+/// ([`dependencies_with_scaled_counts`](super::scaled_counts::dependencies_with_scaled_counts)).
 pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
     let n = g.num_nodes();
     let mut score = vec![0.0f64; n];
@@ -40,7 +40,9 @@ pub fn serial_brandes(g: &Graph, sources: &[u32]) -> Vec<f64> {
             }
         }
         if huge {
-            super::dependencies_with_scaled_counts(g, s, |u, x| score[u as usize] += x);
+            super::scaled_counts::dependencies_with_scaled_counts(g, s, |u, x| {
+                score[u as usize] += x
+            });
         } else {
             // Pull from successors in reverse BFS order: every successor is finished first.
             for &u in order.iter().rev() {
@@ -74,9 +76,10 @@ const SPLIT_BYTES: usize = 4 << 30;
 /// [`serial_brandes`] with `sources` split into up to `threads` contiguous groups, each run
 /// by the serial algorithm on a thread of its own, and the groups' scores summed in group
 /// order: sources are independent, so each group's answer is the serial one, and only the
-/// order of the final additions changes (within [`TOLERANCE`]). The check of a verified
-/// `ordo bc` (50 sources by default) was most of its wall time: Kronecker 20 at 2 threads,
-/// a 2.5 s run and a 15.7 s check. Groups are as many as fit [`SPLIT_BYTES`] (one at least).
+/// order of the final additions changes (within [`TOLERANCE`]). Run serially, the check of a
+/// verified `ordo bc` (50 sources by default) is most of its wall time (Kronecker 20 at 2
+/// threads: a 2.5 s run, a 15.7 s check). Groups are as many as fit [`SPLIT_BYTES`] (one at
+/// least).
 /// Plain scoped threads, not ordo-exec's team, so the check does not share the kernels'
 /// executor.
 pub fn serial_brandes_split(g: &Graph, sources: &[u32], threads: usize) -> Vec<f64> {

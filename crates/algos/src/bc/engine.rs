@@ -5,8 +5,9 @@
 //! Forward, level d: each vertex v of the level is expanded by whichever thread takes its
 //! chunk; for every arc v -> w, the first thread to move `depth[w]` from unvisited to d + 1
 //! (compare-and-swap) puts w in its own lane, and every thread that sees `depth[w] == d + 1`
-//! adds sigma[v] to sigma[w] (seed 001 Algorithm 1). sigma[v] is final by then: its
-//! additions all happened during level d - 1, before the barrier.
+//! adds sigma[v] to sigma[w] (Algorithm 1 of the NUMA-aware BC paper, Frasca et al., SC'12).
+//! sigma[v] is final by then: its additions all happened during level d - 1, before the
+//! barrier.
 //!
 //! The forward phase marks each arc it adds along ([`Successors`]).
 //!
@@ -17,9 +18,9 @@
 //!
 //! One thread runs [`lone`](super::lone) instead, unless it measures working sets. A lone
 //! worker of this engine (one thread, measuring) takes no compare-and-swap or atomic add:
-//! plain loads and stores do, as nothing else writes. Neither does thread 0 while it runs ahead: levels below
-//! a chunk per thread are its alone, the others waiting in one barrier (lanes.rs,
-//! Run-ahead; `Worker::run_ahead`, `Worker::backward`).
+//! plain loads and stores do, as nothing else writes. Neither does thread 0 while it runs
+//! ahead: levels below a chunk per thread are its alone, the others waiting in one barrier
+//! (lanes.rs, Run-ahead; `Worker::run_ahead`, `Worker::backward`).
 //!
 //! **Dense levels** ([`Direction::Optimizing`](super::Direction), the default). Pushing level
 //! d scans every arc of its vertices; where those are most of the graph's arcs, most of them
@@ -41,8 +42,8 @@
 //! pulling through successor bits would walk level d's lists (27M). Which levels pulled is
 //! recorded per source (`Worker::pulled`, alike on every thread). The in-edges are the
 //! graph's own arcs when it is symmetric, else its transpose if it has one; without either
-//! every level pushes, as it does while measuring working sets (seed 001's figures count
-//! what pushing touches) and with [`Direction::Push`](super::Direction).
+//! every level pushes, as it does while measuring working sets (Frasca et al.'s figures
+//! count what pushing touches) and with [`Direction::Push`](super::Direction).
 //!
 //! Reset: each thread clears the vertices its own lane discovered, and the successor bits of
 //! their arcs, so a source costs what it visits, not O(n).
@@ -56,6 +57,8 @@
 use super::lanes::{Lanes, Queues};
 use super::scaled_counts::{needs_scaled_counts, SCALED_BYTES_PER_NODE};
 use super::scaled_team;
+use super::state::{add, claim, load, pulls, store, EngineRun, UNVISITED};
+use super::state::{EDGES, FOREIGN_CHUNKS, LEVELS, PULLED_LEVELS};
 use super::successors::Successors;
 use crate::in_edges::InEdges;
 use ordo_exec::barrier::{Poisoned, SumBarrier};
@@ -63,32 +66,9 @@ use ordo_exec::malloc::prefaulted;
 use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::time::Duration;
-
-pub(super) const UNVISITED: u32 = u32::MAX;
-
-/// Application counters in [`ThreadStats::app`].
-pub const FOREIGN_CHUNKS: usize = 0;
-pub const EDGES: usize = 1;
-pub const LEVELS: usize = 2;
-/// Levels found by pulling (module docs, Dense levels), counted by thread 0.
-pub const PULLED_LEVELS: usize = 3;
 
 /// Nodes per chunk of a pulling level's scan.
 const PULL_CHUNK: usize = 1024;
-
-/// Whether the next level is found by pulling (module docs, Dense levels): when pushing would
-/// scan more arcs (the frontier's, `frontier_arcs`) than pulling would, which reads the depth
-/// of every one of the `n` nodes, sequentially (counted as a quarter of an arc each), and
-/// scans the in-arcs of the vertices not reached yet (about `unexplored_arcs`, their
-/// out-arcs: the same on a symmetric graph).
-pub(super) fn pulls(frontier_arcs: u64, unexplored_arcs: u64, n: usize) -> bool {
-    #[cfg(test)]
-    if super::tests::PULL_EVERY_LEVEL.load(Relaxed) {
-        return true;
-    }
-    unexplored_arcs + n as u64 / 4 < frontier_arcs
-}
 
 /// What to do from each source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,55 +84,8 @@ pub(super) struct EngineConfig {
     pub task: usize,
     pub working_set: bool,
     pub phases: Phases,
-}
-
-pub(super) struct EngineRun {
-    pub scores: Vec<f64>,
-    pub time: Duration,
-    pub per_thread: Vec<ThreadStats>,
-    /// Distinct vertices each thread touched, summed over the sources (with `working_set`).
-    pub touched: Vec<u64>,
-    /// Vertices reached, summed over the sources.
-    pub reached: u64,
-    /// With [`Phases::ForwardOnly`]: the last source's vertices by (depth, lane, discovery).
-    pub discovery_order: Vec<u32>,
-    pub cancelled: bool,
-}
-
-/// f64 values in `AtomicU64` bits.
-pub(super) fn load(a: &AtomicU64) -> f64 {
-    f64::from_bits(a.load(Relaxed))
-}
-
-pub(super) fn store(a: &AtomicU64, x: f64) {
-    a.store(x.to_bits(), Relaxed);
-}
-
-/// Adds `x`; `alone`: no other thread writes `a` in this step, so no read-modify-write.
-pub(super) fn add(a: &AtomicU64, x: f64, alone: bool) {
-    if alone {
-        return store(a, load(a) + x);
-    }
-    let mut cur = a.load(Relaxed);
-    loop {
-        let new = (f64::from_bits(cur) + x).to_bits();
-        match a.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
-            Ok(_) => return,
-            Err(seen) => cur = seen,
-        }
-    }
-}
-
-/// Moves an unvisited `depth` to `level`: `Ok` for the thread that did, else the depth another
-/// thread set first. `alone`: no other thread writes it in this step (no compare-and-swap).
-pub(super) fn claim(depth: &AtomicU32, level: u32, alone: bool) -> Result<(), u32> {
-    if alone {
-        depth.store(level, Relaxed);
-        return Ok(());
-    }
-    depth
-        .compare_exchange(UNVISITED, level, Relaxed, Relaxed)
-        .map(|_| ())
+    /// Pull every level whose in-edges are at hand ([`super::BcConfig::pull_every_level`]).
+    pub pull_every_level: bool,
 }
 
 struct Shared<'g> {
@@ -163,15 +96,14 @@ struct Shared<'g> {
     score: Vec<AtomicU64>,
     successors: Successors,
     /// The graph's in-edges when dense levels may pull over them (module docs, Dense levels);
-    /// `None`: every level pushes (seed 001's method).
+    /// `None`: every level pushes (Frasca et al.'s method).
     incoming: Option<InEdges<'g>>,
     /// Whether a thread each may redo sources with scaled counts on arrays of its own
     /// ([`SCALED_BYTES_PER_NODE`] a node each): where those and the engine's own arrays
     /// together take no more than the graph's arrays, so that the run holds at most twice
     /// the graph; else (and where there are fewer such sources than threads) the team redoes
-    /// them one at a time on the engine's arrays (scaled_team.rs). A 1000 x 1000 grid: 140
-    /// MiB peak at 2 threads, 257 at 8, about 410 at 16 the per-thread way; 111-115 the
-    /// team's (session 32), 71 at 2 threads since the layout replaced the input (session 33).
+    /// them one at a time on the engine's arrays (scaled_team.rs). The per-thread way grows
+    /// with the threads (a 1000 x 1000 grid: 140 MiB peak at 2 threads, about 410 at 16).
     scaled_per_thread_fits: bool,
     /// What thread 0's run-ahead found, for the others to read after the barrier that ends it:
     /// the arcs of the last level it found and of every level it found (their vertices'
@@ -186,9 +118,11 @@ struct Shared<'g> {
     stop: AtomicBool,
     cancel: Option<&'g AtomicBool>,
     phases: Phases,
+    /// [`EngineConfig::pull_every_level`].
+    pull_every_level: bool,
 }
 
-/// The distinct vertices one thread touches from the current source (seed 001's working
+/// The distinct vertices one thread touches from the current source (Frasca et al.'s working
 /// set): a bitmap over the nodes, empty (and every mark a no-op) when not measuring.
 struct Marks {
     bits: Vec<u64>,
@@ -417,8 +351,8 @@ impl Worker<'_, '_> {
         // its search stops at the first level barrier after the overflow (every thread learns
         // it there; what was reached so far is in the lanes' logs, which the reset step
         // clears). Not while measuring working sets, which count the whole search. On grids
-        // counts overflow late (grid1m from node 3468: at level 1128 of 1464, 93% of the arcs
-        // scanned; 113 ms either way at 2 threads); it saves more where they overflow early.
+        // counts overflow late (grid1m: after 93% of the arcs), so it saves most where they
+        // overflow early.
         let stop_on_overflow = s.phases == Phases::Brandes && !self.marks.measuring();
         // The current frontier's arcs and those of the vertices not reached yet (alike on
         // every thread): what pushing and pulling the next level would scan.
@@ -429,7 +363,12 @@ impl Worker<'_, '_> {
         let mut d = 0u32;
         loop {
             let pull = s.incoming.filter(|_| {
-                pulls(frontier_arcs, unexplored, s.g.num_nodes()) && !self.marks.measuring()
+                pulls(
+                    frontier_arcs,
+                    unexplored,
+                    s.g.num_nodes(),
+                    s.pull_every_level,
+                ) && !self.marks.measuring()
             });
             self.pulled.push(pull.is_some());
             if self.tid == 0 {
@@ -750,14 +689,14 @@ pub(super) fn run<'g>(
     // One thread has no lanes to share or levels to wait at (lone.rs); measuring working
     // sets, it keeps the engine, whose marks count what each lane touches.
     if threads == 1 && ec.phases == Phases::Brandes && !ec.working_set {
-        return super::lone::run(g, incoming, sources, cfg);
+        return super::lone::run(g, incoming, sources, ec.pull_every_level, cfg);
     }
     let mut shared = Shared {
         g,
         depth: (0..n).map(|_| AtomicU32::new(UNVISITED)).collect(),
         // Written here rather than taken zeroed from the allocator: untouched zero pages
-        // would fault inside the traversal instead (tried: 1.3x the time on grid1m and 2.6x
-        // on HepPh at 2 threads, where both threads fault at once; `prefaulted`).
+        // would fault inside the traversal instead (2.6x the time on HepPh at 2 threads,
+        // where both threads fault at once; `prefaulted`).
         sigma: prefaulted(n, || AtomicU64::new(0)),
         delta: prefaulted(n, || AtomicU64::new(0)),
         score: prefaulted(n, || AtomicU64::new(0)),
@@ -773,6 +712,7 @@ pub(super) fn run<'g>(
         stop: AtomicBool::new(false),
         cancel: cfg.cancel.as_deref(),
         phases: ec.phases,
+        pull_every_level: ec.pull_every_level,
     };
     // A panicking worker poisons the barrier, so the others stop at their next wait
     // (`Err(Poisoned)`), and the pool reports the panic.

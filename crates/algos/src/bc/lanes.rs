@@ -5,10 +5,10 @@
 //!
 //! * **dynamic** (the baseline, OpenMP `schedule(dynamic, 16)` over the boundary): one shared
 //!   cursor walks the concatenation of all lanes, so a thread's chunks come from anywhere;
-//! * **nwq** (seed 001 §III-B, Algorithm 2): each lane has its own cursor; a thread drains its
-//!   own lane first, then the others in the order `tid XOR distance`, distance = 1, 2, ...,
-//!   which visits NUMA neighbours first when workers are numbered compactly (threads {0,1}
-//!   share a core pair, {0..3} a package, and so on).
+//! * **nwq** (the NUMA-aware BC paper, Frasca et al., SC'12, §III-B, Algorithm 2): each lane
+//!   has its own cursor; a thread drains its own lane first, then the others in the order
+//!   `tid XOR distance`, distance = 1, 2, ..., which visits NUMA neighbours first when workers
+//!   are numbered compactly (threads {0,1} share a core pair, {0..3} a package, and so on).
 //!
 //! # Phase protocol (why the `UnsafeCell`s are sound)
 //! Threads move in steps separated by [`SumBarrier`](ordo_exec::barrier::SumBarrier) waits, whose
@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub enum Queues {
     /// One shared cursor over the whole level (the baseline).
     Dynamic,
-    /// Per-thread queues, stolen from in `tid XOR distance` order (seed 001's NWQ).
+    /// Per-thread queues, stolen from in `tid XOR distance` order (Frasca et al.'s NWQ).
     Nwq,
 }
 

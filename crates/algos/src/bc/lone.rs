@@ -5,10 +5,8 @@
 //!
 //! The engine on one thread copies each level into a log, takes its vertices in chunks
 //! through a cursor and builds per-level slice lists: per level, not per arc, so road graphs
-//! hardly notice (interleaved, one source, `--repeat 7`: USA-road-d.NY, Rome and the
-//! 1000x1000 grid within 0.85-1.08x the engine's time, noise both ways; a process's first run
-//! 0.86-0.94x, having fewer growing buffers to fault in), but a path pays it at every node:
-//! a 10^7-node path 0.55 s -> 0.13 s (the serial oracle: 0.15 s).
+//! hardly notice, but a path pays it at every node (a 10^7-node path: 0.55 s there, 0.13 s
+//! here, 0.15 s for the serial oracle).
 //!
 //! Dense levels pull as the engine's do (engine.rs, Dense levels): the queue still holds the
 //! vertices by depth, and the level boundaries (`starts`) tell the backward phase where a
@@ -20,8 +18,8 @@
 //! does (with the checks and an enumerating loop, callgrind counted 6% more instructions a
 //! run on the grid).
 
-use super::engine::{EngineRun, EDGES, LEVELS, PULLED_LEVELS};
 use super::scaled_counts::needs_scaled_counts;
+use super::state::{pulls, EngineRun, EDGES, LEVELS, PULLED_LEVELS, UNVISITED};
 use super::successors::Successors;
 use crate::in_edges::InEdges;
 use ordo_exec::frontier::Bitmap;
@@ -30,13 +28,12 @@ use ordo_exec::{ExecConfig, ExecError, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::Ordering::Relaxed;
 
-const UNVISITED: u32 = u32::MAX;
-
 /// Betweenness from every source, on the pool's one worker (`cfg.threads` is 1).
 pub(super) fn run(
     g: &Graph,
     incoming: Option<InEdges>,
     sources: &[u32],
+    pull_every_level: bool,
     cfg: &ExecConfig,
 ) -> Result<EngineRun, ExecError> {
     let n = g.num_nodes();
@@ -52,6 +49,7 @@ pub(super) fn run(
         order: prefaulted(n, || 0),
         starts: Vec::new(),
         pulled: Vec::new(),
+        pull_every_level,
     };
     let cancel = cfg.cancel.as_deref();
     // The state is the one worker's input; its scores come back with its counters.
@@ -86,15 +84,14 @@ pub(super) fn run(
 
 /// One level's vertices as a bitmap over the nodes: the pull and the pushed dependencies test
 /// each in-neighbour for membership in a level, which a bitmap of n bits answers from the cache
-/// where the depth array (32 bits a node) misses. Interleaved, 1 thread: a uniform random
-/// graph of 2^20 nodes 811 -> 746 ms and 910 -> 812 (3 sources), Kronecker 20 416 -> 406 and
-/// 445 -> 421; where the depths fit in the cache, building the bitmap costs more than it saves
-/// (Enron, 8 sources, 9.09 -> 9.67 ms), so only graphs whose depths exceed [`CACHED_DEPTHS`]
-/// get one.
+/// where the depth array (32 bits a node) misses (a uniform random graph of 2^20 nodes at 1
+/// thread: 0.89-0.92x the time). Where the depths fit in the cache, building the bitmap costs
+/// more than it saves (Enron: 1.06x), so only graphs whose depths exceed [`CACHED_DEPTHS`] get
+/// one.
 struct LevelBits(Bitmap);
 
 /// Depth arrays of more bytes than this get [`LevelBits`]: about a core's L2 cache (1 MiB on
-/// this project's VMs).
+/// the AMD EPYC cores measured).
 const CACHED_DEPTHS: usize = 1 << 20;
 
 impl LevelBits {
@@ -135,6 +132,8 @@ struct State {
     starts: Vec<usize>,
     /// `pulled[d]`: level d was found by pulling (the engine's Dense levels).
     pulled: Vec<bool>,
+    /// [`super::BcConfig::pull_every_level`].
+    pull_every_level: bool,
 }
 
 impl State {
@@ -157,6 +156,7 @@ impl State {
             order,
             starts,
             pulled,
+            pull_every_level,
         } = self;
         let n = depth.len();
         assert!(sigma.len() == n && delta.len() == n && order.len() == n && offsets.len() == n + 1);
@@ -195,7 +195,7 @@ impl State {
             let level_end = tail;
             starts.push(head);
             let mut found_arcs = 0;
-            let pull = incoming.filter(|_| super::engine::pulls(frontier_arcs, unexplored, n));
+            let pull = incoming.filter(|_| pulls(frontier_arcs, unexplored, n, *pull_every_level));
             pulled.push(pull.is_some());
             stats.app[PULLED_LEVELS] += u64::from(pull.is_some());
             if let Some(ins) = pull {
@@ -346,8 +346,8 @@ impl State {
             // Path counts past `f64`'s range (scaled_counts.rs), on these arrays, cleared
             // above of what the `f64` search left: lent to the scaled search (the counts'
             // mantissas in `sigma`, their scales in `delta`'s bytes), then cleared whole, as
-            // it reaches the source's whole component. Arrays of its own took 20 bytes a node
-            // beside these (`ordo bc` on a 1000x1000 grid, 1 thread: 87.5 -> 68 MiB peak).
+            // it reaches the source's whole component. Arrays of its own would take 20 bytes
+            // a node beside these (a 1000x1000 grid at 1 thread: 87.5 MiB peak against 68).
             // SAFETY: the pointers are the four arrays' (n entries each, asserted above), no
             // other reference to them lives meanwhile (`reached` is not read past here), and
             // `delta`'s 8n bytes hold n `i32`s at its alignment; every bit pattern is a valid

@@ -1,5 +1,6 @@
-//! Betweenness centrality (Brandes 2001) on sampled sources, with seed 001's NUMA-aware
-//! techniques: the adaptive data layout (ADL) and NUMA-aware work queues (NWQ).
+//! Betweenness centrality (Brandes 2001) on sampled sources, with the NUMA-aware techniques of
+//! the NUMA-aware BC paper (Frasca et al., SC'12): the adaptive data layout (ADL) and
+//! NUMA-aware work queues (NWQ).
 //!
 //! Each source runs a level-synchronous parallel BFS that counts shortest paths, then
 //! accumulates dependencies back up the levels (`engine.rs` has the details and the orderings).
@@ -7,7 +8,7 @@
 //! at hand, which pull ([`Direction`]; `engine.rs`, Dense levels).
 //! One thread runs the same passes over a single queue, without levels (`lone.rs`), unless it
 //! measures working sets.
-//! The work of a level is handed out in tasks of 16 vertices (seed 001 §III-B) by one of two
+//! The work of a level is handed out in tasks of 16 vertices (Frasca et al. §III-B) by one of two
 //! disciplines ([`Queues`]): `dynamic`, a shared cursor over the whole level (the OpenMP
 //! `dynamic,16` baseline), or `nwq`, per-thread queues holding what each thread discovered,
 //! drained own-first and then in `tid XOR distance` order.
@@ -34,12 +35,11 @@
 //! another order agree to [`TOLERANCE`] ([`compare_scores`]).
 //!
 //! Path counts are `f64`. A source whose counts overflow (a large grid from a corner: about
-//! 2^3990 shortest paths on 2000 x 2000) is redone with scaled counts, a mantissa and a
-//! power of two each
-//! ([`dependencies_with_scaled_counts`]), by the kernels and by the oracle alike; before, its
-//! scores were not-a-number (GAPBS's `bc` has the same limit). With several threads and
-//! in-edges at hand the team redoes such sources one at a time on the engine's arrays
-//! (`scaled_team.rs`), so their memory does not grow with the threads.
+//! 2^3990 shortest paths on 2000 x 2000) is redone with scaled counts, a mantissa and a power
+//! of two each ([`dependencies_with_scaled_counts`]), by the kernels and by the oracle alike;
+//! in `f64` alone its scores would be not-a-number (GAPBS's `bc` has that limit). With several
+//! threads and in-edges at hand the team redoes such sources one at a time on the engine's
+//! arrays (`scaled_team.rs`), so their memory does not grow with the threads.
 
 pub mod app;
 
@@ -49,20 +49,22 @@ mod lanes;
 mod lone;
 mod scaled_counts;
 mod scaled_team;
+mod state;
 mod successors;
 
 pub use brandes::{compare_scores, serial_brandes, serial_brandes_split, TOLERANCE};
-pub use engine::{EDGES, FOREIGN_CHUNKS, LEVELS, PULLED_LEVELS};
 pub use lanes::Queues;
 pub use scaled_counts::dependencies_with_scaled_counts;
+pub use state::{EDGES, FOREIGN_CHUNKS, LEVELS, PULLED_LEVELS};
 
 use crate::in_edges::InEdges;
 use engine::{EngineConfig, Phases};
 use ordo_exec::{ExecConfig, ExecError, RunReport, ThreadStats};
 use ordo_graph::Graph;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// seed 001: "a task size of 16 vertices works well".
+/// Frasca et al. (SC'12): "a task size of 16 vertices works well".
 pub const DEFAULT_TASK: usize = 16;
 
 /// The graph's layout during the run.
@@ -76,12 +78,9 @@ pub enum Layout {
     /// ([`Direction::Optimizing`]): then the input's order. A graph whose levels pull has
     /// few, wide levels, which scan the node range in id order; there the relabelling costs
     /// several sources' time and a copy of the arcs, for a gain a source that depends on the
-    /// graph. 8 sources at 2 threads, ADL against the input's order, wall time, time a run
-    /// and peak memory: Kronecker 20 0.94-1.53 s against 0.75-0.79 s, 539-543 ms against
-    /// 554-588, 443 MB against 309 (ADL's gain a source about 3 ms: it never pays back); a
-    /// uniform random graph of 2^20 nodes 2.2-2.5 s against 2.0 s, 1.37-1.59 s against
-    /// 1.75, 475 MB against 333 (from about 12-16 sources ADL's wall time is lower there).
-    /// Road graphs, whose levels do not pull, keep ADL.
+    /// graph (Kronecker 20 at 2 threads: about 3 ms a source, against 0.2-0.7 s of wall time
+    /// and 43% more peak memory for 8 sources). Road graphs, whose levels do not pull, keep
+    /// ADL.
     Auto,
 }
 
@@ -96,9 +95,9 @@ impl std::str::FromStr for Layout {
     }
 }
 
-/// `auto` picks [`Layout::Auto`] from this many sources on, the input's order below. ADL's relabelling costs about 2-4 single-source
-/// runs (NY, 1 thread: 67 ms, against 22.6 ms per source after it and 35 ms in the input's
-/// order; Kronecker 20: 2.0 s, against 0.57 and 1.36 s), so it pays from about 3 to 6 sources.
+/// `auto` picks [`Layout::Auto`] from this many sources on, the input's order below. ADL's
+/// relabelling costs about 2-4 single-source runs (NY at 1 thread: 67 ms, and then 22.6 ms a
+/// source against 35 ms in the input's order), so it pays from about 3 to 6 sources.
 /// The run's reported time leaves the relabelling out (`adl_s`): a single-source run under
 /// ADL looks faster than it is.
 pub const ADL_MIN_SOURCES: usize = 4;
@@ -127,23 +126,13 @@ impl Layout {
 /// How a level of a source's BFS finds the next one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
-    /// Every level pushes along its vertices' out-arcs (seed 001's Algorithm 1, GAPBS's `bc`).
+    /// Every level pushes along its vertices' out-arcs (Frasca et al.'s Algorithm 1, GAPBS's `bc`).
     Push,
     /// A level whose frontier has more arcs than the vertices not reached yet is found by
     /// pulling over in-edges instead, as GBBS's edgeMap does (`engine.rs`, Dense levels): on
     /// graphs whose in-edges are at hand (symmetric ones, or with a transpose built), and
     /// never while measuring working sets. Other graphs and levels push.
     Optimizing,
-}
-
-impl Direction {
-    /// The direction of the `--algo` method `name` (`push`, else `direction`).
-    pub fn of_method(name: &str) -> Direction {
-        match name {
-            "push" => Direction::Push,
-            _ => Direction::Optimizing,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -155,6 +144,9 @@ pub struct BcConfig {
     pub task: usize,
     /// Count each thread's distinct vertices per source (costs a bitmap write per arc).
     pub working_set: bool,
+    /// With [`Direction::Optimizing`], pull every level whose in-edges are at hand, however
+    /// small its frontier: the pull path on every shape of level (for tests).
+    pub pull_every_level: bool,
 }
 
 impl Default for BcConfig {
@@ -165,6 +157,7 @@ impl Default for BcConfig {
             layout: Layout::Auto,
             task: DEFAULT_TASK,
             working_set: false,
+            pull_every_level: false,
         }
     }
 }
@@ -192,7 +185,7 @@ pub struct WorkingSet {
 pub struct BcOutput {
     /// Betweenness of each node (the input's ids), summed over the sources.
     pub scores: Vec<f64>,
-    /// The run over all sources (ADL's BFS and relabelling excluded, as in seed 001). Per
+    /// The run over all sources (ADL's BFS and relabelling excluded, as in Frasca et al.). Per
     /// thread: `tasks` vertices expanded, `pushes` vertices discovered, `pops` chunks taken,
     /// `app[FOREIGN_CHUNKS]` chunks from another thread's queue, `app[EDGES]` arcs scanned
     /// forward; thread 0's `app[LEVELS]` the BFS levels, summed over the sources.
@@ -246,6 +239,7 @@ fn engine_config(bc: &BcConfig, phases: Phases) -> EngineConfig {
         task: bc.task,
         working_set: bc.working_set && phases == Phases::Brandes,
         phases,
+        pull_every_level: bc.pull_every_level,
     }
 }
 
@@ -282,13 +276,12 @@ pub fn run_on_input(
     finish(run, sources.len(), None, bc.working_set)
 }
 
-/// A graph in ADL's order (seed 001 §III-A): its arcs relabelled after one BFS, without
+/// A graph in ADL's order (Frasca et al. §III-A): its arcs relabelled after one BFS, without
 /// weights (betweenness counts hops). Made once, a run maps its sources in and its scores out;
 /// a front end that owns the graph (the command line) keeps only this copy, so relabelling
-/// costs no memory beyond its permutation (`ordo bc` on a 1000x1000 grid, 50 sources, 2
-/// threads: 125 -> 69-73 MiB peak with the rest of session 33's changes).
+/// costs no memory beyond its permutation.
 pub struct AdlLayout {
-    pub graph: Graph,
+    pub graph: Arc<Graph>,
     /// `new_id[v]`: where node `v` of the input went.
     new_id: Vec<u32>,
     /// The layout BFS and the relabelling, in seconds.
@@ -339,7 +332,7 @@ impl AdlLayout {
             .permuted_arcs(&new_id)
             .expect("the ADL order is a permutation by construction");
         Ok(Some(AdlLayout {
-            graph,
+            graph: Arc::new(graph),
             new_id,
             seconds: start.elapsed().as_secs_f64(),
         }))
@@ -398,7 +391,7 @@ fn empty_output(g: &Graph, threads: usize) -> BcOutput {
 }
 
 fn finish(
-    run: engine::EngineRun,
+    run: state::EngineRun,
     sources: usize,
     adl: Option<AdlCost>,
     measured: bool,

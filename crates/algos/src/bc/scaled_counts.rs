@@ -13,13 +13,10 @@
 //! `σ_u / σ_w = (m_u / m_w) 2^(512 (k_u - k_w))`, a number of modest size (at most 1 along
 //! the shortest-path DAG, as `σ_w >= σ_u` there).
 //!
-//! The first version kept `log2 σ` and paid an exponential and a logarithm per arc of the
-//! DAG forward and an exponential backward, about twice the `f64` kernel's time per arc;
-//! these cost a few flops more than `f64`'s (grid1m, one
-//! overflowing source at 1 thread: 144 -> 127 ms, the `f64` search that found the overflow
-//! included; `ordo bc grid1m.ordo -t 1`, 50 sources: 8.5-8.7 -> 6.9-7.7 s with the one-thread
-//! kernel's early stop, `lone.rs`). The kernels count in `f64` and call this
-//! only for a source whose counts overflowed ([`needs_scaled_counts`]).
+//! Keeping `log2 σ` instead would pay an exponential and a logarithm per arc of the DAG
+//! forward and an exponential backward, about twice the `f64` kernel's time per arc; these
+//! cost a few flops more than `f64`'s. The kernels count in `f64` and call this only for a
+//! source whose counts overflowed ([`needs_scaled_counts`]).
 //!
 //! Backward, node `w`'s count is needed only through `(1 + δ_w) / σ_w` once `w` is done, so
 //! its mantissa's slot then takes `(1 + δ_w) / m_w` (its scale stays in `k`): four arrays of

@@ -3,19 +3,17 @@
 //!
 //! **Why.** Run one per thread, each on arrays of its own (`dependencies_with_scaled_counts`),
 //! they cost 20 bytes a node per thread at once: on a 1000 x 1000 grid, whose sources nearly
-//! all overflow, the peak grew by 20 MB a thread (121 MiB at 1 thread, 257 at 8, about 410
-//! at 16, against a 37 MiB graph). Here the team shares one set: the engine's depth, count and
-//! dependency arrays (free once the other sources are done) hold the depth, the mantissa and
-//! the scale, and one queue of `n` ids holds the levels: 111-115 MiB at 4 to 16 threads.
+//! all overflow, the peak grows by 20 MB a thread (about 410 MiB at 16 threads, against a
+//! 37 MiB graph). Here the team shares one set: the engine's depth, count and dependency
+//! arrays (free once the other sources are done) hold the depth, the mantissa and the scale,
+//! and one queue of `n` ids holds the levels: 111-115 MiB at 4 to 16 threads.
 //!
-//! **When.** The per-thread way has no barrier a level, and on the 2-core VM in its slow
-//! phases (cross-core round trips of 350 ns) the team's was up to 1.4x slower with 16 sources
-//! on the grid at 2 threads (level in the usual phase; one loop over a symmetric graph's arcs
-//! for both the pull and the claims did not change that, and was not kept). So the engine
-//! keeps the per-thread way where every thread gets a source and the threads' arrays, with
-//! the engine's, fit within the graph's own arrays (`scaled_per_thread_fits`; the grid at 2
-//! threads did until session 33, whose memory goal is twice the graph), and
-//! where in-edges are not at hand (a directed graph without its transpose, `--algo push`).
+//! **When.** The per-thread way has no barrier a level: where cross-core round trips are slow
+//! (350 ns), the team's was up to 1.4x slower with 16 sources on the grid at 2 threads. So the
+//! engine keeps the per-thread way where every thread gets a source and the threads' arrays,
+//! with the engine's, fit within the graph's own arrays (`scaled_per_thread_fits`: the run is
+//! to hold at most twice the graph), and where in-edges are not at hand (a directed graph
+//! without its transpose, `--algo push`).
 //! With fewer such sources than threads the team is the faster way too: the per-thread way
 //! leaves threads idle.
 //!
@@ -31,8 +29,8 @@
 //! Orderings: Relaxed throughout; a level's counts and depths are read only after the barrier
 //! that ends the pass that wrote them (the team's `for_chunks`).
 
-use super::engine::{add, claim, load, store, UNVISITED};
 use super::scaled_counts::{add_scaled, scale};
+use super::state::{add, claim, load, store, UNVISITED};
 use crate::in_edges::InEdges;
 use ordo_exec::frontier::{Queue, QueueWriter};
 use ordo_exec::{run_team, ExecConfig, ExecError, Stopped, Team};

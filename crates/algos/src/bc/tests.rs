@@ -1,13 +1,7 @@
 use super::*;
 use ordo_graph::{gen, BuildOptions, EdgeList, IdBase};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-/// Makes every level pull where in-edges are at hand (`engine::pulls`), for the test that
-/// runs the pull on every shape of level, overflowing counts included. Only that test sets
-/// it, and only for its second half: the other tests of the process then pull more, and
-/// none of them asserts that a level pushes.
-pub(super) static PULL_EVERY_LEVEL: AtomicBool = AtomicBool::new(false);
 
 fn graph(edges: &[(u32, u32)], n: u32) -> Graph {
     let mut el = EdgeList::with_capacity(n, edges.len(), false);
@@ -72,6 +66,7 @@ fn configs() -> Vec<BcConfig> {
                     layout,
                     task,
                     working_set: true,
+                    pull_every_level: false,
                 });
             }
         }
@@ -210,6 +205,7 @@ fn one_thread_takes_every_chunk_from_its_own_queue() {
         layout: Layout::Input,
         task: DEFAULT_TASK,
         working_set: true,
+        pull_every_level: false,
     };
     let out = run(&g, &sources, &bc(Queues::Nwq), &ExecConfig::new(1)).unwrap();
     assert_eq!(out.report.total.app[FOREIGN_CHUNKS], 0);
@@ -373,7 +369,9 @@ fn complete_layers(layers: u32, width: u32) -> Graph {
     crate::test_graphs::weighted(layers * width, &arcs)
 }
 
-fn check_every_configuration(expect_pulls: impl Fn(&str, Layout) -> bool) {
+/// Every direction, queue kind and layout at 1-8 threads against the oracle, and whether
+/// levels pulled as `expect_pulls` says (`pull_every_level`: every level that can pulls).
+fn check_every_configuration(pull_every_level: bool, expect_pulls: impl Fn(&str, Layout) -> bool) {
     for (name, g) in dense_level_graphs() {
         let sources = sample_sources(g.num_nodes(), 8, 5);
         let want = serial_brandes(&g, &sources);
@@ -386,6 +384,7 @@ fn check_every_configuration(expect_pulls: impl Fn(&str, Layout) -> bool) {
                         layout,
                         task: DEFAULT_TASK,
                         working_set: false,
+                        pull_every_level,
                     };
                     for threads in [1, 2, 3, 8] {
                         let at = format!("{name}: {bc:?} at {threads} threads");
@@ -416,16 +415,16 @@ fn check_every_configuration(expect_pulls: impl Fn(&str, Layout) -> bool) {
 #[test]
 fn dense_levels_pull_where_in_edges_are_at_hand_and_match_the_oracle() {
     // The relabelled copy of ADL has no transpose: a directed graph's levels push there.
-    check_every_configuration(|name, layout| match name {
+    check_every_configuration(false, |name, layout| match name {
         "grid" => false,
         "directed" => layout == Layout::Input,
         _ => true,
     });
     // Then every level that can pull does: every shape of level, and counts past f64 found
-    // while pulling (the source is redone with scaled counts). Other tests running meanwhile
-    // pull more, and stay correct.
-    PULL_EVERY_LEVEL.store(true, Relaxed);
-    check_every_configuration(|name, layout| name != "directed" || layout == Layout::Input);
+    // while pulling (the source is redone with scaled counts).
+    check_every_configuration(true, |name, layout| {
+        name != "directed" || layout == Layout::Input
+    });
     for g in [
         crate::test_graphs::diamonds(1100),
         crate::test_graphs::wide_diamonds(130, 256),
@@ -438,17 +437,14 @@ fn dense_levels_pull_where_in_edges_are_at_hand_and_match_the_oracle() {
         let want = serial_brandes(&g, &sources);
         assert!(want.iter().all(|x| x.is_finite()));
         for threads in [1, 2, 3, 8] {
-            let out = run(
-                &g,
-                &sources,
-                &BcConfig::default(),
-                &ExecConfig::new(threads),
-            )
-            .unwrap();
+            let every_level = BcConfig {
+                pull_every_level: true,
+                ..BcConfig::default()
+            };
+            let out = run(&g, &sources, &every_level, &ExecConfig::new(threads)).unwrap();
             compare_scores(&out.scores, &want, |v| v as u64)
                 .unwrap_or_else(|e| panic!("{threads} threads: {e}"));
             assert!(out.report.total.app[PULLED_LEVELS] > 0);
         }
     }
-    PULL_EVERY_LEVEL.store(false, Relaxed);
 }

@@ -1,5 +1,6 @@
-//! PageRank by residual pushing with integer-converted priorities (seed 000 §5.3, PR and PR-D;
-//! Whang et al., "Scalable data-driven PageRank", Euro-Par 2015).
+//! PageRank by residual pushing with integer-converted priorities (PR and PR-D of the PMOD
+//! paper, Yesil et al., SC'19, §5.3; Whang et al., "Scalable data-driven PageRank", Euro-Par
+//! 2015).
 //!
 //! **Definition** (networkx's `pagerank`): damping α = 0.85, teleport and dangling mass spread
 //! uniformly, scores summing to 1; every arc counts once (weights are ignored).
@@ -16,15 +17,16 @@
 //! too).
 //!
 //! **Priorities.** Larger residuals first. The residual is scaled to units of ε and converted
-//! to an integer as seed 000 does: PR keeps the whole part, PR-D three decimals too; the
+//! to an integer as Yesil et al. do: PR keeps the whole part, PR-D three decimals too; the
 //! priority is `2^40 - that` (smaller runs first). PR yields few distinct priorities, PR-D
-//! thousands (the case where obim's one bag per priority hurts and PMOD helps, seed 000 §6).
+//! thousands (the case where obim's one bag per priority hurts and PMOD helps, PMOD §6).
 //!
 //! [`pull`] is the pull iteration over in-edges on the frontier executor with the L1-change
 //! stopping rule, the fastest method (what `ordo pagerank` runs by default); residual pushing
 //! stays for the papers' PR and PR-D.
 
 pub mod app;
+pub use app::Scores;
 
 pub mod pull;
 
@@ -65,39 +67,6 @@ pub struct PrOutput {
     /// Tasks that found their residual already taken.
     pub empty_takes: u64,
     pub report: RunReport,
-}
-
-/// One run's output by either method, for front ends that report both alike.
-pub enum Scores {
-    /// Residual pushing by priority.
-    Pushed(PrOutput),
-    /// Pull iteration ([`pull`]).
-    Pulled(pull::PullOutput),
-}
-
-impl Scores {
-    /// Scores summing to 1.
-    pub fn score(&self) -> &[f64] {
-        match self {
-            Scores::Pushed(o) => &o.score,
-            Scores::Pulled(o) => &o.score,
-        }
-    }
-
-    /// The L1 distance to the exact scores is at most this.
-    pub fn error_bound(&self) -> f64 {
-        match self {
-            Scores::Pushed(o) => o.error_bound,
-            Scores::Pulled(o) => o.error_bound,
-        }
-    }
-
-    pub fn report(&self) -> &RunReport {
-        match self {
-            Scores::Pushed(o) => &o.report,
-            Scores::Pulled(o) => &o.report,
-        }
-    }
 }
 
 /// `f64` in an `AtomicU64`, with the read-modify-writes residual pushing needs.
@@ -285,9 +254,8 @@ pub struct Oracle {
 /// teleport) contracts L1 distances by the damping factor `α`, so after a round that changed
 /// the scores by `δ` the exact scores are at most `α δ / (1 - α)` away. A check needs no more
 /// than a small part of the bound it checks: the app's oracle asks for a tenth of the run's
-/// requested change (`n x tolerance`). At GAPBS's `1e-4` that took the check from 9.5 to 1.4 s
-/// on Kronecker 20 (15 rounds), 0.32 to 0.12 s on USA-road-d.NY (57 rounds), 1.18 to 0.30 s on
-/// the 1000 x 1000 grid.
+/// requested change (`n x tolerance`): at GAPBS's `1e-4`, a 1.4 s check on Kronecker 20 where
+/// iterating to 1e-13 took 9.5 s.
 pub fn power_iteration_within(g: &Graph, error: f64) -> Oracle {
     let n = g.num_nodes();
     if n == 0 {

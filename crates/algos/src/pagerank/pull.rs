@@ -11,12 +11,12 @@
 //!
 //! **Only shares are stored.** A node's value is its share times its degree (a dangling node's
 //! share is its value), so the loop keeps no value array: 8n bytes less, and one stream fewer
-//! per iteration (no measurable change in time on this project's 2-core VMs). Beside the
-//! shares, every node's degree and its inverse (`f32` or `f64` as the shares) are written once
-//! before the first sweep: an update multiplies by the inverse where it divided by the degree
-//! (the division's latency lay in the chain from node to node of a Gauss-Seidel sweep on a
-//! road graph), and reads 8 bytes per node where it read two offsets. 0.81-0.96x the time of
-//! dividing, 1 and 2 threads, on NY, Rome, HepPh, Slashdot and grid1m; level on Kronecker 20.
+//! per iteration (no measurable change in time at 2 threads). Beside the shares, every node's
+//! degree and its inverse (`f32` or `f64` as the shares) are written once before the first
+//! sweep: an update multiplies by the inverse rather than divide by the degree (a division's
+//! latency lies in the chain from node to node of a Gauss-Seidel sweep on a road graph), and
+//! reads 8 bytes per node rather than two offsets (0.81-0.96x the time of dividing on five
+//! graphs at 1 and 2 threads).
 //!
 //! **Nodes without in-edges.** Such a node's value is `(1 - α)/n` in every iteration. It is
 //! written once, before the first sweep, in every share array, and the sweeps skip it: a
@@ -48,9 +48,8 @@
 //! off by at least the change the run stops at and by a quarter of the last iteration's
 //! change ([`CORRECTION_SHARE`]; the quarter made as few passes as possible with no more
 //! sweeps than correcting every time, on the 10 graphs of `compare.py` and 7 held-out ones).
-//! Gauss-Seidel sweeps at GAPBS's tolerance, before -> after: Kronecker 20 9 -> 5,
-//! Slashdot 23 -> 11-12, Enron 25 -> 17, NY 20 -> 17, wiki-Vote 8 -> 7, finan512 19 -> 10;
-//! road graphs and meshes unchanged (Rome 16, grid1m 10) with at most two passes. The bound
+//! Gauss-Seidel sweeps at GAPBS's tolerance without -> with it: Kronecker 20 9 -> 5, Slashdot
+//! 23 -> 11-12; road graphs and meshes unchanged, with at most two passes. The bound
 //! below holds whatever the last iteration read, so a scaled iterate needs no change to it;
 //! the stopping rule is still the L1 change of the last iteration.
 //!
@@ -64,8 +63,8 @@
 //! `|y' - y*|₁ <= B = α δ / (1 - α)`: the bound holds for any last iteration, whatever came
 //! before it. Normalizing moves the distance to at most
 //! `2B / |y*|₁ <= 2B / (|y'|₁ - B)`. That bound is reported; the verifier checks it against the
-//! serial power iteration. (An earlier version closed every Gauss-Seidel run with a Jacobi
-//! step to have a bound: one iteration in 10 to 20 spent on nothing.)
+//! serial power iteration. (So a Gauss-Seidel run needs no closing Jacobi step for a bound,
+//! which would cost one iteration in 10 to 20.)
 //!
 //! **Precision.** The pull loop gathers one share per in-edge at a random place: on graphs
 //! larger than the cache that gather is the iteration's cost. When the requested L1 change is
@@ -135,9 +134,9 @@ trait Share: Send + Sync + Sized {
     /// One edge per trip of a plain loop. Left to itself, LLVM unrolls the loop four times
     /// with a remainder loop, and on road graphs (2 to 4 in-edges) choosing between them cost
     /// more than the loop. The empty `asm!` in the body keeps the loop as written (LLVM does
-    /// not unroll across it); it emits nothing. Callgrind on Rome: 53 instructions per node
-    /// and sweep, from 63 (GAPBS: 37); 0.91-0.96x the time on five road graphs at 1 and 2
-    /// threads, level on the social and Kronecker graphs.
+    /// not unroll across it); it emits nothing. Kept so, it measured 0.91-0.96x the time on
+    /// five road graphs at 1 and 2 threads (on Rome, 53 instructions per node and sweep against
+    /// 63), level on the social and Kronecker graphs.
     ///
     /// # Safety
     /// As [`gather_unrolled`]'s.
@@ -263,7 +262,7 @@ impl Share for AtomicF32 {
         new
     }
 
-    /// In `f32`, converted once: the old value and the difference in `f64` took three
+    /// In `f32`, converted once: the old value and the difference in `f64` would take three
     /// conversions and a product per node (roads: a tenth of a sweep's instructions).
     #[inline(always)]
     fn change(old_share: f32, degree: f32, new: f32) -> f64 {
@@ -276,8 +275,8 @@ impl Share for AtomicF32 {
 /// many where they do not ([`gather_blocked`]).
 const SHORT: usize = 8;
 /// Share arrays of more bytes than this are gathered by [`gather_blocked`]: about a core's
-/// L2 cache (1 MiB on this project's VMs; recent Xeons have 1-2 MiB). Near it both gathers
-/// take the same time (Kronecker 18's 1 MiB of `f32` shares: level).
+/// L2 cache (1 MiB on the AMD EPYC cores measured; recent Xeons have 1-2 MiB). Near it both
+/// gathers take the same time (Kronecker 18's 1 MiB of `f32` shares: level).
 const CACHED_SHARES: usize = 1 << 20;
 
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
@@ -293,16 +292,6 @@ pub enum Sweep {
     Jacobi,
     /// Shares updated in place during the sweep (GAPBS's `pr`).
     GaussSeidel,
-}
-
-impl Sweep {
-    /// The sweep of the `--algo` method `pull` or `pull-jacobi`.
-    pub fn of_method(name: &str) -> Sweep {
-        match name {
-            "pull-jacobi" => Sweep::Jacobi,
-            _ => Sweep::GaussSeidel,
-        }
-    }
 }
 
 pub struct PullOutput {
@@ -672,8 +661,8 @@ impl<S: Share> State<'_, S> {
         };
         let mut nodes = 0;
         // The loop of `for_each_run`, written out over `take_run`: with the sweep in a closure
-        // passed to it, CA-HepPh's sweeps took 1.03x the time (interleaved, 5 rounds) and the
-        // run 1.2% more instructions (callgrind, 3 runs); as an iterator over the runs, 2.2%.
+        // passed to it, CA-HepPh's run measured 1.2% more instructions (as an iterator over the
+        // runs, 2.2%).
         // `r` starts on a word; bits at n and beyond are clear.
         for w in r.start / 64..r.end.div_ceil(64) {
             let mut word = bits.word(w);
@@ -791,8 +780,8 @@ fn mass_correction(last: &Last, skipped: &Skipped, stop: f64) -> Option<f64> {
 ///
 /// # Safety
 /// Every source must be below `shares.len()`: the pull loop's sources are in-neighbours of an
-/// [`InEdges`] with as many nodes as there are shares (checked in `run_with`). The bounds
-/// check was two of the eight instructions per edge.
+/// [`InEdges`] with as many nodes as there are shares (checked in `run_with`). A bounds check
+/// would be two of the eight instructions per edge.
 #[inline(always)]
 unsafe fn gather_unrolled<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
     // SAFETY: the caller's promise.
@@ -818,14 +807,11 @@ unsafe fn gather_unrolled<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {
 /// The sum of the shares of `sources`, for shares larger than the cache: blocks of [`SHORT`]
 /// summed one edge per trip by [`Share::sum_short`] (one chain of additions in `Num`), their
 /// sums added in `f64`. Where most gathers miss the L2 cache this plain loop is faster than
-/// [`gather_unrolled`]'s four sums (interleaved, `--repeat 7`, 1 / 2 threads, GAPBS's
-/// tolerance: a uniform random graph of 2^20 nodes and 33.5M arcs 0.66-0.69x / 0.60-0.83x,
-/// 252 -> 172 ms at 1 thread against GAPBS's 170; Kronecker 20 0.87-0.94x / level), and
-/// slower where they hit (1.02-1.14x on CA-HepPh, bcsstk33, Enron and finan512); unrolling
-/// it (two or four sums of `Num` per block) or keeping the four sums for in-lists above 32
-/// or 128 lost the gain. Why the unrolled loop overlaps fewer misses is not measured (this
-/// project's VMs have no hardware counters). The blocks bound the rounding of a sum in
-/// `f32` as a short list's (`VALUE_ROUNDOFF`); blocks of 16 or 32 were no faster.
+/// [`gather_unrolled`]'s four sums (a uniform random graph of 2^20 nodes: 0.60-0.83x the
+/// time), and slower where they hit (1.02-1.14x on CA-HepPh, bcsstk33, Enron and finan512).
+/// Why the unrolled loop overlaps fewer misses is not measured (no hardware counters on the
+/// machines measured). The blocks bound the rounding of a sum in `f32` as a short list's
+/// (`VALUE_ROUNDOFF`).
 ///
 /// # Safety
 /// As [`gather_unrolled`]'s.

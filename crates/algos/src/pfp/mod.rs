@@ -1,16 +1,16 @@
 //! Maximum flow by preflow-push (push-relabel; Goldberg and Tarjan 1988) with highest-label
-//! priority and global relabelling, the `pfp` of seed 002 and of the Lonestar suite.
+//! priority and global relabelling, the `pfp` of the obim paper (Lenharth, Nguyen, Pingali,
+//! Euro-Par'15) and of the Lonestar suite.
 //!
 //! Each active node (positive excess, not the source or sink) is one task at priority
-//! 2n - height, so schedulers serve the highest labels first (seed 002 §1: "processing nodes
-//! in decreasing height order improves work-efficiency"), in buckets of 2^delta labels; the
-//! default delta puts every label in one bucket, FIFO order ([`default_delta`]). A task
-//! discharges its node in the lock-free manner of Hong (2008): find the lowest neighbour
-//! along a residual arc; if it is
-//! lower than the node, push min(excess, residual) to it with atomic adds, else relabel the
-//! node to one above it and go on (its new label is above all it had, so highest-label order
-//! would serve it next: Galois' discharge goes on too; rescheduling it instead made 1.7x the
-//! tasks on NY).
+//! 2n - height, so schedulers serve the highest labels first (the obim paper's §1: "processing
+//! nodes in decreasing height order improves work-efficiency"), in buckets of 2^delta labels;
+//! the default delta puts every label in one bucket, FIFO order ([`default_delta`]). A task
+//! discharges its node in the lock-free manner of Hong (2008): find the lowest neighbour along
+//! a residual arc; if it is lower than the node, push min(excess, residual) to it with atomic
+//! adds, else relabel the node to one above it and go on (its new label is above all it had,
+//! so highest-label order would serve it next: Galois' discharge goes on too; rescheduling it
+//! instead makes 1.7x the tasks on NY).
 //!
 //! **Ownership.** At most one task per node exists at any time: a push creates the task of
 //! its target exactly when it raises the target's excess from zero (the `fetch_add` returns 0),
@@ -51,28 +51,22 @@
 pub mod app;
 
 mod dinic;
+mod discharge;
 mod network;
 mod relabel;
 mod word;
 
 pub use dinic::dinic;
+pub use discharge::PfpTask;
+use discharge::{Budget, State, ALPHA, GAPS, PUSHES, RELABELS};
 pub use network::{Network, Prebuilt};
 use word::Word;
 
-use ordo_exec::malloc::prefaulted;
-use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
+use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
-use ordo_sched::{ConfigError, Handle, Scheduler, SchedulerConfig, SchedulerVisitor};
-use std::sync::atomic::{
-    AtomicBool, AtomicU32, AtomicU64, Ordering::AcqRel, Ordering::Relaxed, Ordering::Release,
-};
+use ordo_sched::{ConfigError, Scheduler, SchedulerConfig, SchedulerVisitor};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
-
-/// "Discharge node `node`."
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PfpTask {
-    pub node: u32,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum PfpError {
@@ -125,226 +119,6 @@ pub struct PfpOutput {
     pub stats: PfpStats,
 }
 
-const PUSHES: usize = 0;
-const RELABELS: usize = 1;
-const GAPS: usize = 2;
-
-/// The fewest nodes a gap must cut off to end a round for a global relabel, as a fraction
-/// of n. The relabel scans every node and arc; a sixteenth of the nodes, each of which would
-/// otherwise climb to n one relabel (at least [`BETA`] work) at a time while it holds excess,
-/// is worth it. The count also keeps a node that climbs alone above the others (its own gap
-/// at every step) from relabelling the graph each time.
-fn gap_nodes(n: usize) -> usize {
-    (n / 16).max(1)
-}
-
-/// Galois' global relabelling interval: relabel work 6n + m, a relabel costing its degree + 12.
-const ALPHA: u64 = 6;
-const BETA: u64 = 12;
-
-/// The run's state, residuals and excesses in words of type `W` (32 or 64 bits, `word.rs`).
-struct State<'n, W> {
-    net: &'n Network<'n>,
-    res: Vec<W>,
-    excess: Vec<W>,
-    height: Vec<AtomicU32>,
-    /// Phase 1: how many nodes hold each label below n (the gap heuristic's counts), as the
-    /// last global relabel left them and the relabels since moved them.
-    levels: Vec<AtomicU32>,
-    /// Phase 1: the highest label below n given out; every level above it is empty.
-    top: AtomicU32,
-    s: u32,
-    t: u32,
-}
-
-impl<'n, W: Word> State<'n, W> {
-    /// Residual capacities `res`, every node at label 0 with no excess.
-    fn new(net: &'n Network<'n>, res: Vec<W>, s: u32, t: u32) -> Self {
-        let n = net.num_nodes();
-        // Written here rather than taken zeroed from the allocator: the first round reads
-        // every node's excess and label, and untouched zero pages would fault inside the
-        // timed run (`prefaulted`).
-        State {
-            net,
-            res,
-            excess: prefaulted(n, || W::new(0)),
-            height: prefaulted(n, || AtomicU32::new(0)),
-            levels: prefaulted(n, || AtomicU32::new(0)),
-            top: AtomicU32::new(0),
-            s,
-            t,
-        }
-    }
-
-    /// The residual capacities; the node arrays are freed.
-    fn into_residuals(self) -> Vec<W> {
-        self.res
-    }
-
-    /// Highest label first; a label above 2n (a parked node's) gets the lowest priority.
-    fn priority(&self, h: u32) -> u64 {
-        (2 * self.net.num_nodes() as u64).saturating_sub(h as u64)
-    }
-
-    fn active(&self, bound: u32) -> Vec<(PfpTask, u64)> {
-        (0..self.net.num_nodes() as u32)
-            .filter(|&v| v != self.s && v != self.t)
-            .filter(|&v| self.excess[v as usize].read(Relaxed) > 0)
-            .filter_map(|v| {
-                let h = self.height[v as usize].load(Relaxed);
-                (h < bound).then(|| (PfpTask { node: v }, self.priority(h)))
-            })
-            .collect()
-    }
-
-    /// Phase 1's count of a relabel from `from` (below n) to `to`; returns whether it left a
-    /// gap under at least [`gap_nodes`] nodes: an empty level `from` below nodes at
-    /// higher labels under n. Those nodes cannot reach the sink (a residual arc descends at
-    /// most one label), so phase 1 is done with them; the next global relabel finds that out
-    /// and gives them n (Cherkassky and Goldberg's gap relabelling, through the exact labels
-    /// rather than a lift of each node, which only a node's owner may raise).
-    ///
-    /// Relaxed throughout, and a relabel elsewhere may be half counted: the counts only
-    /// decide when to relabel globally, never a label.
-    fn move_level(&self, from: u32, to: u32) -> bool {
-        let n = self.net.num_nodes();
-        if (to as usize) < n {
-            self.levels[to as usize].fetch_add(1, Relaxed);
-            // A read first: most relabels stay below the top, and an unconditional
-            // read-modify-write would take the shared line from every other worker.
-            if to > self.top.load(Relaxed) {
-                self.top.fetch_max(to, Relaxed);
-            }
-        }
-        if self.levels[from as usize].fetch_sub(1, Relaxed) != 1 {
-            return false;
-        }
-        let (top, wanted) = (self.top.load(Relaxed) as usize, gap_nodes(n));
-        let mut above = 0;
-        for level in &self.levels[from as usize + 1..=top.max(from as usize)] {
-            above += level.load(Relaxed) as usize;
-            if above >= wanted {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Discharges `u` (its owner): pushes and relabels until its excess is gone or its label
-    /// reaches `bound` (left for the next phase), or until the round's budget is spent.
-    fn discharge<H: Handle<PfpTask>>(
-        &self,
-        u: u32,
-        bound: u32,
-        budget: &Budget,
-        ctx: &mut Context<'_, PfpTask, H>,
-    ) {
-        let net = self.net;
-        // Slices taken once: the network's arrays may be borrowed or owned (`Cow`), and the
-        // deref would otherwise test which on every arc.
-        let rows = net.rows();
-        let head = rows.head;
-        // Phase 1 (labels bounded by n) keeps the level counts.
-        let gaps = bound as usize <= net.num_nodes();
-        let mut e = self.excess[u as usize].read(Relaxed);
-        let mut hu = self.height[u as usize].load(Relaxed);
-        loop {
-            // The lowest neighbour along a residual arc.
-            let mut best = None;
-            let mut lowest = u32::MAX;
-            for a in rows.arcs(u) {
-                if self.res[a].read(Relaxed) > 0 {
-                    let hv = self.height[head[a] as usize].load(Relaxed);
-                    if hv < lowest {
-                        (lowest, best) = (hv, Some(a));
-                    }
-                }
-            }
-            let Some(a) = best else {
-                // No residual arc out: impossible while the excess (which came in along an
-                // arc whose pair is now residual) is positive; park the node.
-                self.height[u as usize].store(u32::MAX, Relaxed);
-                if gaps {
-                    self.move_level(hu, u32::MAX);
-                }
-                return;
-            };
-            if hu > lowest {
-                let v = head[a];
-                let d = e.min(self.res[a].read(Relaxed));
-                self.res[a].sub(d, Relaxed);
-                self.res[rows.reverse(a, u, v)].add(d, Relaxed);
-                ctx.count(PUSHES, 1);
-                // Acquire: when this raises v's excess from zero, the task it creates (handed over
-                // through the scheduler) must see the last writes of v's previous owner, which
-                // released them with its final fetch_sub below.
-                if v != self.s && self.excess[v as usize].add(d, AcqRel) == 0 && v != self.t {
-                    let hv = self.height[v as usize].load(Relaxed);
-                    if hv < bound {
-                        ctx.push(PfpTask { node: v }, self.priority(hv));
-                    }
-                }
-                // Release: if this empties u, the next owner must see u's residuals as left.
-                let before = self.excess[u as usize].sub(d, Release);
-                e = before - d;
-                if e == 0 {
-                    return;
-                }
-                continue;
-            }
-            let h = lowest.saturating_add(1);
-            self.height[u as usize].store(h, Relaxed);
-            ctx.count(RELABELS, 1);
-            let mut round_over = budget.spend(net.arcs(u).len() as u64 + BETA);
-            if gaps && self.move_level(hu, h) {
-                ctx.count(GAPS, 1);
-                budget.end_round();
-                round_over = true;
-            }
-            if h >= bound {
-                return;
-            }
-            // A relabel raises u above every label it had, so highest-label order would serve
-            // u next anyway: go on pushing (as Galois' discharge does) instead of rescheduling
-            // it, unless the round's budget is spent (its tasks are then dropped and a global
-            // relabel finds u active again).
-            if round_over {
-                ctx.push(PfpTask { node: u }, self.priority(h));
-                return;
-            }
-            hu = h;
-        }
-    }
-}
-
-/// A round's allowance of relabel work; spent, it stops the round for a global relabel.
-struct Budget {
-    spent: AtomicU64,
-    limit: u64,
-    /// The round's cancel flag. Relaxed: the executor polls it between tasks, and nothing
-    /// written before it needs to be seen through it (the round's end joins the workers).
-    stop: Arc<AtomicBool>,
-    /// The user's cancel flag (Ctrl-C), which ends the round early like a spent budget.
-    user: Option<Arc<AtomicBool>>,
-}
-
-impl Budget {
-    /// Ends the round before its budget is spent (a gap was found).
-    fn end_round(&self) {
-        self.stop.store(true, Relaxed);
-    }
-
-    /// Spends `cost`; returns whether the round is over (budget spent or Ctrl-C).
-    fn spend(&self, cost: u64) -> bool {
-        let spent = self.spent.fetch_add(cost, Relaxed) + cost >= self.limit;
-        if spent || self.user.as_ref().is_some_and(|c| c.load(Relaxed)) {
-            self.stop.store(true, Relaxed);
-            return true;
-        }
-        false
-    }
-}
-
 struct Round<'a, 'n, W> {
     state: &'a State<'n, W>,
     initial: Vec<(PfpTask, u64)>,
@@ -381,11 +155,10 @@ impl<W: Word> SchedulerVisitor<PfpTask> for Round<'_, '_, W> {
 
 /// The bucket width (log2) that obim and `auto` use for pfp: one bucket for every label (at
 /// most 2n), so discharges run in FIFO order, as in Galois' preflowpush (its default
-/// worklist is a chunked FIFO; highest-label order is its option). Measured with the gap
-/// heuristic and global relabelling, at 1 thread: finer buckets did more work on every
-/// road graph (NY: delta 11, two buckets, 144K relabels against 6K in one; Rome: delta 8,
-/// 120K against 4K; delta 0, strict highest label, 1.7M), and none did less on the social
-/// graphs. Highest-label order stays a choice: `--param delta=K`.
+/// worklist is a chunked FIFO; highest-label order is its option). With the gap heuristic and
+/// global relabelling, finer buckets do more work on every road graph at 1 thread (NY: 144K
+/// relabels with two buckets against 6K with one) and no less on the social graphs.
+/// Highest-label order stays a choice: `--param delta=K`.
 pub fn default_delta(g: &Graph) -> u32 {
     usize::BITS - (2 * g.num_nodes()).leading_zeros()
 }
@@ -436,7 +209,7 @@ pub fn run_on(
     if s == t {
         return Err(PfpError::SourceIsSink(s));
     }
-    if word::fits_in_32_bits(net, s) {
+    if net.fits_in_32_bits(s) {
         run_with::<AtomicU32>(g, net, s, t, goal, sched, cfg)
     } else {
         run_with::<AtomicU64>(g, net, s, t, goal, sched, cfg)

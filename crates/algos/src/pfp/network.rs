@@ -5,11 +5,11 @@
 //!
 //! **Pairs are searched, not stored,** where the input is the network: every row is sorted,
 //! so a push finds the pair of u -> v by a binary search for u in v's row ([`Rows::reverse`]).
-//! An array of pairs (4 bytes an arc, as long as the residuals) was the largest thing pfp
-//! held beside the graph: `ordo pfp --no-verify` on a 1000x1000 grid peaked at 2.41x its file
-//! with it, 1.89x without. A global relabel, which reads the pair of every arc into an
+//! An array of pairs (4 bytes an arc, as long as the residuals) would be the largest thing pfp
+//! holds beside the graph (`ordo pfp --no-verify` on a 1000x1000 grid peaks at 2.41x its file
+//! with it, 1.89x without). A global relabel, which reads the pair of every arc into an
 //! unlabelled node, does not search where a pair's capacities are equal: the pair's residual
-//! is then `2 cap - res` ([`Rows::residual_back`]; searching there made Kronecker 20's rows of
+//! is then `2 cap - res` ([`Rows::residual_back`]; searching there makes Kronecker 20's rows of
 //! up to 10^5 arcs 1.9x slower). A built network keeps its array of pairs.
 //!
 //! Antiparallel input arcs share one pair: a symmetric graph (a road network) has two network
@@ -28,8 +28,8 @@ pub struct Network<'g> {
     /// Whether every pair's two arcs have equal capacities ([`Rows::residual_back`]).
     symmetric: bool,
     /// Each arc's pair, for a built network (its own arrays already double the input's; a
-    /// directed graph's capacities are not symmetric, and the searches made `ordo pfp` on
-    /// Slashdot 1.37x slower); `None` where the input is the network (module docs).
+    /// directed graph's capacities are not symmetric, and the searches would make `ordo pfp`
+    /// on Slashdot 1.37x slower); `None` where the input is the network (module docs).
     pairs: Option<Vec<u32>>,
     /// Capacity: the sum of the input arcs' weights in this direction (0 where none).
     pub cap: Capacities<'g>,
@@ -37,7 +37,7 @@ pub struct Network<'g> {
     /// each input arc is the arc of the same index. A built network finds its input arcs'
     /// arcs by walking the rows again ([`map_input_arcs`]) instead of storing them (4 bytes
     /// an input arc; with the flows written in place, [`Network::input_flows`], Slashdot's
-    /// peak went from 36.8 to 31.6 MiB).
+    /// peak is 31.6 MiB against 36.8).
     built: bool,
 }
 
@@ -132,9 +132,8 @@ fn map_input_arcs(
 ///
 /// One cursor per row and no searches: visiting the arcs by source in increasing order asks
 /// each row `v` for its sources `u` in increasing order, which is the row's own order, so the
-/// reverse of the next arc into `v` is always at `v`'s cursor. (A search per arc, the first
-/// version, went through a hub's row for each of its arcs: on a directed Kronecker 20 the
-/// pairing took seconds.)
+/// reverse of the next arc into `v` is always at `v`'s cursor. (A search per arc would go
+/// through a hub's row for each of its arcs: seconds on a directed Kronecker 20.)
 fn walk_pairs(offsets: &[u64], head: &[u32], mut f: impl FnMut(usize, usize)) -> bool {
     let n = offsets.len() - 1;
     let mut cursor: Vec<u64> = offsets[..n].to_vec();
@@ -188,8 +187,8 @@ impl Rows<'_> {
     /// symmetrized graphs) it is `2 cap(a) - res(a)`: a push moves capacity from one arc of a
     /// pair to the other, so their residuals keep summing to their capacities. That reads
     /// `a`'s capacity beside its residual, in the row's order, instead of searching x's row and
-    /// reading a residual there: a global relabel on Kronecker 20 (1 thread) took twice as long
-    /// with the search as with the pairing array, and as long with this.
+    /// reading a residual there: a global relabel on Kronecker 20 (1 thread) takes twice as
+    /// long with the search as with the pairing array, and as long with this.
     #[inline(always)]
     pub(super) fn residual_back<W: Word>(&self, res: &[W], y: u32, a: usize, x: u32) -> u64 {
         if self.symmetric {
@@ -202,10 +201,9 @@ impl Rows<'_> {
 
 /// A graph's network made once for many runs (the application's preparation: every
 /// `--repeat` and the oracle's Dinic use it) where it is built (on a directed Kronecker 20,
-/// 16.7M arcs, about 2 s that each run and the check repeated). A graph that is its own
-/// network keeps only what the check found: keeping the pairing array (when there was one)
-/// made small road graphs' runs 1.2-1.27x slower at 1 thread (Luxembourg 3.22 -> 4.10 ms,
-/// Seattle 5.06 -> 6.06, Rome 7.13 -> 8.59; NY level).
+/// 16.7M arcs, about 2 s, which each run and the check would otherwise repeat). A graph that
+/// is its own network keeps only what the check found: keeping the pairing array (when there
+/// is one) makes small road graphs' runs 1.2-1.27x slower at 1 thread.
 pub enum Prebuilt {
     /// The graph is its network; `symmetric` as [`Network`]'s.
     Paired {
@@ -245,19 +243,10 @@ impl<'g> Network<'g> {
     ///
     /// A graph that already is such a network (every row sorted, no repeats or self-loops,
     /// every arc's reverse present: road networks, symmetrized graphs) is used as it is, its
-    /// arrays borrowed, and only checked (the general build below holds both
-    /// ends of every arc while it sorts the rows, and maps input arcs to its own).
-    /// Peak of `ordo pfp --no-verify` at 2 threads, with the flows handed out without a copy
-    /// of the residuals ([`Network::input_flows`]): 1000x1000 grid 271 -> 136 MB (its file is
-    /// 37 MB), USA-road-d.NY 66 -> 31 MB; a whole `ordo pfp` process at 1 thread 353 -> 187
-    /// ms on the grid, 64 -> 35 on NY. A process's first timed run is 0-10% slower than it
-    /// was (its memory is no longer carved from the build's freed, already faulted and
-    /// huge-paged temporaries); later runs are level. Since the residuals became the flows in
-    /// place: 138 -> 107 MiB on the grid, 33.5 -> 27.2 MiB on NY (`ru_maxrss`, `--no-verify`);
-    /// since they are 32-bit words where capacities allow (`word.rs`): 89.8 MiB on the grid,
-    /// 24.0 on NY; since pairs are searched (module docs) and the cut is found after the node
-    /// arrays are freed: 70.3 MiB on the grid (1.88x its file), 19.4 on NY, 390 on Kronecker
-    /// 20 (1.57x; was 511).
+    /// arrays borrowed, and only checked (the general build below holds both ends of every
+    /// arc while it sorts the rows, and maps input arcs to its own). `ordo pfp --no-verify`
+    /// peaks at 70.3 MiB on a 1000x1000 grid (1.88x its file) and 390 MiB on Kronecker 20
+    /// (1.57x).
     pub fn new(g: &'g Graph) -> Self {
         Self::check_size(g);
         Self::of_paired_graph(g).unwrap_or_else(|| Self::build(g))
@@ -279,8 +268,7 @@ impl<'g> Network<'g> {
     /// search for a missing pair then finds another arc of the row or the next (bounds
     /// checked), and the verifier (conservation, capacities, the cut) would fail. The exact
     /// walk ([`walk_pairs`]) reads a cursor at a random place per arc: 0.87 s for Kronecker
-    /// 20's 31M arcs, 13x the 68 ms of the run it prepared at 2 threads, and each run checked
-    /// again.
+    /// 20's 31M arcs, 13x the 68 ms of the run it prepares at 2 threads.
     fn of_paired_graph(g: &'g Graph) -> Option<Self> {
         let symmetric = g.pairing(ordo_graph::prep_threads())?;
         Some(Self::paired(g, symmetric))
@@ -306,9 +294,7 @@ impl<'g> Network<'g> {
     /// Memory: the rows at their unmerged size (4 bytes per end of each input arc), then the
     /// pairing and the capacities (4 bytes each per arc, 8 where a sum of parallel arcs
     /// passes `u32`; the input arcs' map is walked again where it is needed,
-    /// [`map_input_arcs`]). The first version sorted (neighbour, weight) pairs and summed into
-    /// 8-byte capacities beside them: `ordo pfp --no-verify` on a directed Kronecker 20
-    /// (16.7M arcs, 75 MB file) peaked at 877 MB, then 750 MB; Slashdot 48.6 MiB, then 36.8.
+    /// [`map_input_arcs`]).
     fn build(g: &Graph) -> Network<'static> {
         // The rows: the graph's undirected simple view, without its weights.
         let (offsets, head, _) = ordo_graph::undirected_adjacency(g, false);
@@ -361,6 +347,13 @@ impl<'g> Network<'g> {
         }
     }
 
+    /// Whether 32-bit words hold every residual and excess of a maximum flow from `s`: no
+    /// capacity above `2^31 - 1`, and the source's arcs carry at most `2^32 - 1` (word.rs).
+    pub(super) fn fits_in_32_bits(&self, s: u32) -> bool {
+        let from_source: u64 = self.arcs(s).map(|a| self.cap.get(a)).sum();
+        self.max_capacity() <= u64::from(u32::MAX / 2) && from_source <= u64::from(u32::MAX)
+    }
+
     /// The flow on every input arc (CSR order) of `g`, the graph this network was built from,
     /// given the residual capacities. A pair's net flow `cap(u -> v) - res(u -> v)` goes to the
     /// input arcs u -> v when positive (filling them in order, each to its weight), else to the
@@ -369,13 +362,12 @@ impl<'g> Network<'g> {
     /// weights' 32 bits.)
     ///
     /// The residuals' vector becomes the flows' (no second array as long as the arcs: on a
-    /// 1000x1000 grid the output was a quarter of the peak): where the network is its input,
+    /// 1000x1000 grid it would be a quarter of the peak): where the network is its input,
     /// each arc's left-over is its input arc's flow; for a built network, where no input arc
     /// maps to an arc before its own index (input rows without self-loops, whose network rows
     /// hold them and maybe more), input arc `i`'s flow goes to slot `i` once its arc's slot,
     /// at or after `i`, has been read, so no slot is overwritten before its last read. Else
-    /// (self-loops) a vector of its own. (Slashdot's peak was at this step: the flows' 3.4 MB
-    /// beside the residuals.)
+    /// (self-loops) a vector of its own.
     /// Where words are 64 bits the conversion makes a `u32` copy either way.
     pub(super) fn input_flows<W: Word>(&self, g: &Graph, res: Vec<W>) -> Vec<u32> {
         // What is left to hand out along each network arc with a positive net flow, in the

@@ -20,21 +20,19 @@
 //! unlabelled node scans its own arcs for a residual one into the frontier (the label before,
 //! `base + d - 1`) and stops at the first. Its residuals are then read in order, not one
 //! random access per frontier arc. On Kronecker 20, where the sink's search covers the giant
-//! component in a few steps and pfp is one relabel, pfp took 244 / 119 ms at 1 / 2 threads
-//! top-down and 117 / 71 with them; Slashdot 6.3 / 5.1 against 3.2 / 2.7; roads, whose
-//! frontiers stay small, are unchanged (session 23, interleaved).
+//! component in a few steps and pfp is one relabel, they halve pfp's time (244 -> 117 ms at 1
+//! thread); roads, whose frontiers stay small, are unchanged.
 //!
 //! One thread runs the same searches without chunks or compare-and-swaps (`relabel_alone`). A
 //! team hands frontiers too small to pay for a round (`Team::shared_from`) to worker 0, which
-//! expands them alone, level
-//! after level, while the others wait in one collective (`run_ahead`; the exec README's
-//! protocol, item 5): a 10^7-node path at 2 threads, one level per node, took 7.2 s of
-//! barriers against 0.65 s at 1 thread.
+//! expands them alone, level after level, while the others wait in one collective
+//! (`run_ahead`; the exec README's protocol, item 5): with a barrier a level, a 10^7-node path
+//! at 2 threads, one level per node, took 7.2 s of barriers against 0.65 s at 1 thread.
 //!
 //! Work: O(n + m) per relabel; rounds: the largest finite label.
 
+use super::discharge::State;
 use super::word::Word;
-use super::State;
 use crate::bfs::direction::{ALONE_CHECK, ALPHA, SCAN};
 use ordo_exec::frontier::{QueueRing, QueueWriter};
 use ordo_exec::{run_team, ExecConfig, ExecError, Stopped, Team};
@@ -195,7 +193,7 @@ fn search<W: Word>(
         let mut next = QueueWriter::new(queues.output(step));
         // The next frontier's length comes from the loop's sum, not from the queue: a worker
         // reading the queue after the last step's barrier could find the next search's root
-        // there, put by worker 0 (seen: a hang on grid1m at 2 threads).
+        // there, put by worker 0, and hang.
         len = if bottom_up {
             // Each unlabelled node is its chunk's worker's alone: no compare-and-swap. A node
             // labelled in this step has `label`, so none is taken for the frontier. Relaxed:
@@ -283,7 +281,7 @@ fn run_ahead<W: Word>(
             for a in rows.arcs(y) {
                 // `relabel_alone`'s top-down step, written out again: a helper shared by both
                 // (a struct of the slices and a closure for the push) cost `relabel_alone`
-                // 1.2x its time on one thread (NY 11.2 -> 13.0 ms, grid1m 56 -> 69).
+                // 1.2x its time on one thread.
                 let x = head[a];
                 let h = &height[x as usize];
                 if h.load(Relaxed) == UNSEEN && rows.residual_back(res, y, a, x) > 0 {
@@ -415,8 +413,8 @@ mod tests {
     use std::sync::atomic::AtomicU64;
 
     /// The labels of `g`'s network with every arc not kept by `keep` saturated (its capacity
-    /// moved to its pair), from `threads` workers (with the level counts and the top level), and the
-    /// labels the plain searches of [`Network`] give.
+    /// moved to its pair), from `threads` workers (with the level counts and the top level),
+    /// and the labels the plain searches of [`Network`] give.
     fn labels(
         g: &Graph,
         keep: impl Fn(usize) -> bool,

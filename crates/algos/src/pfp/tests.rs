@@ -64,7 +64,7 @@ fn capacities_too_large_for_32_bits_take_64() {
         ],
         3,
     );
-    assert!(!word::fits_in_32_bits(&Network::new(&g), 0));
+    assert!(!Network::new(&g).fits_in_32_bits(0));
     assert_eq!(check(&g, 0, 2), 2 * u64::from(big) + 5);
     // Every capacity below 2^31, but the source sends out more than 2^32 - 1 in all.
     let half = (1 << 31) - 1;
@@ -79,15 +79,15 @@ fn capacities_too_large_for_32_bits_take_64() {
         ],
         5,
     );
-    assert!(!word::fits_in_32_bits(&Network::new(&g), 0));
+    assert!(!Network::new(&g).fits_in_32_bits(0));
     assert_eq!(check(&g, 0, 4), 3 * u64::from(half));
     // A capacity of 2^31: a pair's two residuals could sum past 32 bits.
     let g = graph(&[(0, 1, 1 << 31), (1, 0, 1 << 31)], 2);
-    assert!(!word::fits_in_32_bits(&Network::new(&g), 0));
+    assert!(!Network::new(&g).fits_in_32_bits(0));
     assert_eq!(check(&g, 0, 1), 1 << 31);
     // Just below both bounds: 32 bits.
     let g = graph(&[(0, 1, half), (1, 0, half), (0, 2, 1)], 3);
-    assert!(word::fits_in_32_bits(&Network::new(&g), 0));
+    assert!(Network::new(&g).fits_in_32_bits(0));
     assert_eq!(check(&g, 0, 1), u64::from(half));
 }
 

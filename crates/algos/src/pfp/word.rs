@@ -4,14 +4,14 @@
 //! The two arcs of a pair keep `res(u -> v) + res(v -> u) = cap(u -> v) + cap(v -> u)` (a push
 //! moves capacity from one to the other), so every residual fits in 32 bits when no capacity
 //! exceeds `2^31 - 1`; and no node's excess exceeds what the source's arcs carried out, their
-//! total capacity ([`fits_in_32_bits`]). Road maps and unit capacities fit: 32-bit words take
-//! 4 bytes an arc and 4 a node less, a sixth of `ordo pfp`'s peak on a 1000x1000 grid.
+//! total capacity (`Network::fits_in_32_bits`). Road maps and unit capacities fit: 32-bit
+//! words take 4 bytes an arc and 4 a node less, a sixth of `ordo pfp`'s peak on a 1000x1000
+//! grid.
 
-use super::Network;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// An atomic unsigned word, read and written as `u64`. Values given to it fit (the caller's
-/// choice of word, [`fits_in_32_bits`]).
+/// choice of word, `Network::fits_in_32_bits`).
 pub(super) trait Word: Send + Sync + Sized + 'static {
     fn new(x: u64) -> Self;
     fn read(&self, order: Ordering) -> u64;
@@ -90,11 +90,4 @@ impl Word for AtomicU64 {
             .map(|w| u32::try_from(w.into_inner()).expect("a value that fits (the caller's)"))
             .collect()
     }
-}
-
-/// Whether 32-bit words hold every residual and excess of a maximum flow from `s` on `net`
-/// (module docs).
-pub(super) fn fits_in_32_bits(net: &Network, s: u32) -> bool {
-    let from_source: u64 = net.arcs(s).map(|a| net.cap.get(a)).sum();
-    net.max_capacity() <= u64::from(u32::MAX / 2) && from_source <= u64::from(u32::MAX)
 }

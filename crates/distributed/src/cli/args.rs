@@ -1,9 +1,8 @@
 //! ordo-dist's command line: the application, the graph, and how the ranks run it.
 
-use super::usage;
 use clap::{Parser, ValueEnum};
 use ordo_algos::app::RunRequest;
-use ordo_dist::net::DistResult;
+use ordo_dist::net::{DistError, DistResult};
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 
 #[derive(Parser, Debug)]
@@ -133,4 +132,9 @@ pub fn scheduler(a: &Args, delta: Option<u32>) -> DistResult<SchedulerConfig> {
         ..RunRequest::new(Topology::detect())
     };
     request.scheduler(delta).map_err(|e| usage(e.to_string()))
+}
+
+/// A usage error (exit status 2), reported by rank 0.
+pub fn usage(msg: impl Into<String>) -> DistError {
+    DistError::Usage(msg.into())
 }

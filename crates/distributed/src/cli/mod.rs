@@ -8,7 +8,7 @@ mod drivers;
 mod oracle;
 mod report;
 
-use args::{App, Args, Layout};
+use args::{scheduler, usage, App, Args, Layout};
 use clap::Parser;
 use mpi::Threading;
 use ordo_dist::load::{self, Source};
@@ -19,8 +19,6 @@ use ordo_graph::WeightSpec;
 use report::{comm_fields, gather_all, print};
 use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant};
-
-pub use args::scheduler;
 
 pub fn main() -> i32 {
     let Some((universe, _level)) = mpi::initialize_with_threading(Threading::Funneled) else {
@@ -66,10 +64,6 @@ pub fn main() -> i32 {
     };
     drop(universe);
     code
-}
-
-pub fn usage(msg: impl Into<String>) -> DistError {
-    DistError::Usage(msg.into())
 }
 
 /// Worker threads per rank: the cores of this host shared among its ranks.

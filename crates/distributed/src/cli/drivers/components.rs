@@ -1,9 +1,9 @@
 //! `cc`: connected components by label propagation, checked against union-find.
 
+use crate::cli::args::scheduler;
 use crate::cli::args::Args;
 use crate::cli::oracle::{check, for_oracle};
 use crate::cli::report::record_check;
-use crate::cli::scheduler;
 use ordo_algos::cc::{app::Cc as CcApp, CcOutput};
 use ordo_dist::apps::cc::Cc;
 use ordo_dist::graph::LocalGraph;

@@ -1,9 +1,9 @@
 //! `pagerank`: residual pushing across ranks, checked against the power iteration.
 
+use crate::cli::args::scheduler;
 use crate::cli::args::Args;
 use crate::cli::oracle::for_oracle;
 use crate::cli::report::record_check;
-use crate::cli::scheduler;
 use ordo_dist::apps::pagerank::PageRank;
 use ordo_dist::graph::LocalGraph;
 use ordo_dist::mail::MailConfig;

@@ -2,9 +2,9 @@
 
 use crate::cli::args::App;
 use crate::cli::args::Args;
+use crate::cli::args::{scheduler, usage};
 use crate::cli::oracle::{check, for_oracle};
 use crate::cli::report::record_check;
-use crate::cli::{scheduler, usage};
 use ordo_algos::app::Value as AppValue;
 use ordo_algos::bfs::{app::Bfs, BfsOutput};
 use ordo_algos::sssp::{app::Sssp, SsspOutput};

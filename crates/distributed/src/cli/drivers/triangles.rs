@@ -1,9 +1,9 @@
 //! `tc`: triangles counted over the oriented, partitioned graph, checked against a serial count.
 
+use crate::cli::args::scheduler;
 use crate::cli::args::Args;
 use crate::cli::oracle::{check, oracle_graph};
 use crate::cli::report::record_check;
-use crate::cli::scheduler;
 use ordo_algos::tc::{app::Tc as TcApp, TcOutput};
 use ordo_dist::apps::tc::Tc;
 use ordo_dist::graph::LocalGraph;
