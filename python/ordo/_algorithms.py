@@ -23,7 +23,7 @@ Unweighted graphs count every arc as weight 1, as networkx and scipy do.
 from __future__ import annotations
 
 import operator
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -199,10 +199,9 @@ def pagerank(
     by less than ``num_nodes * tol`` in L1, networkx's rule, rescaling the scores between
     sweeps where their total misses the exact solution's; the fastest), ``"pull-jacobi"``
     (the same with Jacobi iterations), ``"priority"`` (residual pushing with priorities
-    from the residual:
-    ``priority="pr"``, its whole part, or ``"prd"``, three decimals: seed 000's PR and
-    PR-D), or ``"auto"``: pull unless a scheduler, its parameters or ``priority`` are given.
-    Edge weights are ignored.
+    from the residual: ``priority="pr"``, its whole part, or ``"prd"``, three decimals: the
+    PR and PR-D of the PMOD paper, Yesil et al., SC'19), or ``"auto"``: pull unless a
+    scheduler, its parameters or ``priority`` are given. Edge weights are ignored.
 
     >>> import ordo, numpy as np
     >>> G = ordo.Graph.from_edges([0, 1, 2], [1, 2, 0])
@@ -301,10 +300,9 @@ def mst(
     ``algo``: ``"boruvka"`` (parallel Boruvka rounds with edge filtering on the frontier
     executor; the fastest with several threads), ``"filter-kruskal"`` (filter-Kruskal,
     its edge listing and large filters shared by the threads; faster than Boruvka on one
-    and two threads),
-    ``"priority"`` (Boruvka with merging by priority on ``scheduler``, seed 000's), or
-    ``"auto"``: filter-Kruskal on up to 2 threads, else parallel Boruvka, unless a
-    scheduler or its parameters are given.
+    and two threads), ``"priority"`` (Boruvka with merging by priority on ``scheduler``, as
+    in the PMOD paper, Yesil et al., SC'19), or ``"auto"``: filter-Kruskal on up to 2
+    threads, else parallel Boruvka, unless a scheduler or its parameters are given.
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 0], [1, 2, 2], weights=[1, 2, 5])
@@ -332,13 +330,14 @@ def bc(
 
     With every source this equals ``networkx.betweenness_centrality(D, normalized=False)``
     on the directed graph ``D``; for an undirected networkx graph, whose pairs networkx
-    counts once, halve ordo's scores. The run is level-synchronous with seed 001's adaptive
-    data layout (``layout="adl"``, ``"input"``, or ``"auto"``: ADL from 4 sources on, where
-    its relabelling pays for itself, unless its BFS pulls a level) and NUMA-aware queues (``queues="nwq"`` or
-    ``"dynamic"``), ``task`` vertices per task; it takes no priority scheduler. ``algo``:
+    counts once, halve ordo's scores. The run is level-synchronous with the adaptive data
+    layout of the NUMA-aware BC paper, Frasca et al., SC'12 (``layout="adl"``, ``"input"``,
+    or ``"auto"``: ADL from 4 sources on, where its relabelling pays for itself, unless its
+    BFS pulls a level), and NUMA-aware queues (``queues="nwq"`` or ``"dynamic"``), ``task``
+    vertices per task; it takes no priority scheduler. ``algo``:
     ``"direction"`` (what ``"auto"`` runs: a level whose frontier has more arcs than the
     unreached vertices is found by pulling over in-edges, as GBBS does, on symmetric graphs)
-    or ``"push"`` (seed 001's method: every level pushes).
+    or ``"push"`` (the NUMA-aware BC paper's method: every level pushes).
 
     >>> import ordo
     >>> G = ordo.Graph.from_edges([0, 1, 1, 2], [1, 0, 2, 1])   # the path 0 - 1 - 2
@@ -395,6 +394,22 @@ def max_flow(
     """
     values = {"source": _node("source", source), "sink": _node("sink", sink)}
     return _run("pfp", G, values, "auto", scheduler, threads, params, report)
+
+
+def _function_of(app: str) -> Callable[..., Any]:
+    """The Python function of the application ``app`` of :func:`applications` (the names
+    agree but for ``pfp``, which is :func:`max_flow`).
+
+    >>> import ordo
+    >>> from ordo._algorithms import _function_of
+    >>> _function_of("pfp").__name__
+    'max_flow'
+    """
+    name = {"pfp": "max_flow"}.get(app, app)
+    if name not in __all__ or name in ("applications", "schedulers"):
+        raise ValueError(f"no application '{app}'; see ordo.applications()")
+    function: Callable[..., Any] = globals()[name]
+    return function
 
 
 def applications() -> List[Dict[str, Any]]:

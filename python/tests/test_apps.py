@@ -1,6 +1,8 @@
 """Every application against scipy or networkx on random graphs (hypothesis), across
 schedulers and thread counts, including more threads than cores."""
 
+import inspect
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ordo
+from ordo._algorithms import _function_of
 
 from conftest import lightest_undirected
 
@@ -236,26 +239,60 @@ def test_report_fields():
     assert flow[0] == 1 and "relabels" in rep
 
 
+APPLICATIONS = ordo.applications()
+
+# Every method that is not the priority-scheduled one, of every application that has both:
+# each must give the serial scheduler's answer.
 METHODS = [
-    ("sssp", "delta-stepping"),
-    ("bfs", "direction"),
-    ("cc", "afforest"),
-    ("kcore", "peel"),
-    ("kcore", "serial"),
-    ("tc", "loop"),
-    ("mst", "boruvka"),
-    ("mst", "filter-kruskal"),
-    ("pagerank", "pull"),
-    ("pagerank", "pull-jacobi"),
+    (a["name"], algo)
+    for a in APPLICATIONS
+    if "priority" in a["algos"]
+    for algo in a["algos"]
+    if algo != "priority"
 ]
+
+# What an application needs beyond its defaults for an exact comparison.
+EXACT = {"pagerank": {"tol": 1e-11}}
 
 
 def run_app(app, G, **kw):
-    if app in ("bfs", "sssp"):
-        return getattr(ordo, app)(G, 0, **kw)
-    if app == "pagerank":
-        return ordo.pagerank(G, tol=1e-11, **kw)
-    return getattr(ordo, app)(G, **kw)
+    """The application's Python function on G, its node arguments the first node, or the last
+    for a second one (a target, a sink)."""
+    function = _function_of(app)
+    nodes = [
+        p
+        for p in inspect.signature(function).parameters.values()
+        if p.default is inspect.Parameter.empty
+        and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        and p.name != "G"
+    ]
+    args = [0 if i == 0 else G.num_nodes - 1 for i in range(len(nodes))]
+    return function(G, *args, **EXACT.get(app, {}), **kw)
+
+
+def test_every_application_of_the_registry_has_its_python_function():
+    names = {a["name"] for a in APPLICATIONS}
+    functions = {_function_of(name).__name__ for name in names}
+    assert functions <= set(ordo.__all__)
+    others = {"applications", "schedulers", "Graph", "GraphFormatError", "__version__"}
+    assert functions == set(ordo.__all__) - others, "a Python function for every application"
+    grid = grid_with_coordinates(4)
+    for a in APPLICATIONS:
+        takes_algo = "algo" in inspect.signature(_function_of(a["name"])).parameters
+        assert takes_algo == (len(a["algos"]) > 1), a["name"]
+        for algo in a["algos"] if takes_algo else []:
+            _, rep = run_app(a["name"], grid, algo=algo, report=True)
+            assert rep["algo"] == algo, (a["name"], algo)
+
+
+def grid_with_coordinates(k):
+    idx = np.arange(k * k).reshape(k, k)
+    right = (idx[:, :-1].ravel(), idx[:, 1:].ravel())
+    down = (idx[:-1, :].ravel(), idx[1:, :].ravel())
+    src = np.concatenate([right[0], right[1], down[0], down[1]])
+    dst = np.concatenate([right[1], right[0], down[1], down[0]])
+    xy = np.stack([idx.ravel() % k, idx.ravel() // k], axis=1) * 10
+    return ordo.Graph.from_edges(src, dst, np.full(src.size, 12)).with_coordinates(xy)
 
 
 @pytest.mark.parametrize("app,algo", METHODS)
@@ -264,12 +301,15 @@ def run_app(app, G, **kw):
 def test_every_method_agrees_with_the_serial_scheduled_version(app, algo, g):
     n, src, dst, w = g
     G = ordo.Graph.from_edges(src, dst, w + 1, num_nodes=n)
+    if app == "astar":
+        # Any coordinates give an admissible estimate (its scale is fitted to them).
+        G = G.with_coordinates(np.stack([np.arange(n) % 5, np.arange(n) // 5], axis=1))
     expected = run_app(app, G, scheduler="serial", algo="priority")
     got, rep = run_app(app, G, algo=algo, threads=8, report=True)
     assert rep["algo"] == algo
     if app == "pagerank":
         assert np.abs(got - expected).sum() < 1e-7
-    elif app == "mst":
+    elif isinstance(got, tuple):
         assert all(np.array_equal(a, b) for a, b in zip(got, expected))
     else:
         assert np.array_equal(got, expected)

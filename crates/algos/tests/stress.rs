@@ -1,15 +1,17 @@
-//! Stress: every scheduler runs every application at 16 threads on whatever cores the machine
-//! has (8x oversubscribed on two), several times, each result checked against its oracle.
-//! Races that need an unlucky preemption show up here far more often than at one thread per
-//! core. `ORDO_STRESS_REPEAT` (default 3) sets the repeats; `scripts/soak.sh` runs this file
-//! in a loop for as long as asked.
+//! Stress: every registered application, by every method, at 16 threads on whatever cores the
+//! machine has (8x oversubscribed on two), several times, each result checked against its
+//! oracle; the scheduled methods on every scheduler. Races that need an unlucky preemption
+//! show up here far more often than at one thread per core. The applications come from the
+//! registry ([`ordo_algos::APPS`]), through the protocol every front end runs
+//! ([`ordo_algos::app::Plan`]), so a new application is covered without editing this file.
+//! `ORDO_STRESS_REPEAT` (default 3) sets the repeats; `scripts/soak.sh` runs this file in a
+//! loop for as long as asked.
 
-use ordo_algos::astar::{Geometry, Heuristic};
-use ordo_algos::bc::{self, BcConfig, Layout, Queues};
-use ordo_algos::{bfs, cc, kcore, mst, named, pagerank, pfp, sssp, tc};
+use ordo_algos::app::{App, AppSpec, AppVisitor, Kind, OwnedSource, Plan, RunRequest};
+use ordo_algos::app::{Value, Values};
 use ordo_exec::ExecConfig;
-use ordo_graph::{gen, undirected_simple, BuildOptions, Graph};
-use ordo_sched::SchedulerConfig;
+use ordo_graph::{gen, BuildOptions, Graph};
+use ordo_sched::{SchedulerConfig, Topology};
 
 const THREADS: usize = 16;
 
@@ -20,18 +22,6 @@ fn repeats() -> usize {
         .unwrap_or(3)
 }
 
-/// Every registered scheduler with its defaults, at 16 threads (the serial one at 1).
-fn schedulers() -> Vec<(SchedulerConfig, usize)> {
-    ordo_sched::names()
-        .into_iter()
-        .map(|name| {
-            let s = SchedulerConfig::parse(name, &[]).unwrap();
-            let threads = s.max_workers().unwrap_or(THREADS).min(THREADS);
-            (s, threads)
-        })
-        .collect()
-}
-
 /// A road-like grid (coordinates, spatial ids, many equal distances) and a skewed Kronecker
 /// graph (hubs, many tasks per priority), both small enough for hundreds of runs.
 fn graphs() -> Vec<(&'static str, Graph)> {
@@ -39,92 +29,120 @@ fn graphs() -> Vec<(&'static str, Graph)> {
         weights: Some("1:100:5".parse().unwrap()),
         ..Default::default()
     };
+    let mut kronecker = gen::kronecker(10, 8, 11, &weighted).unwrap();
+    // A* needs coordinates; any give an admissible estimate (its scale is fitted to them).
+    let n = kronecker.num_nodes();
+    let xy = (0..n).flat_map(|v| [(v % 37) as f64, (v / 37) as f64]);
+    kronecker.set_coords(xy.collect()).unwrap();
     vec![
         (
             "grid",
             gen::road_grid(40, 40, 3, &BuildOptions::default()).unwrap(),
         ),
-        ("kronecker", gen::kronecker(10, 8, 11, &weighted).unwrap()),
+        ("kronecker", kronecker),
     ]
 }
 
-#[test]
-fn every_scheduler_every_application_at_16_threads() {
-    for (name, g) in graphs() {
-        let u = undirected_simple(&g).unwrap();
-        let n = g.num_nodes() as u32;
-        let (dist, level) = (sssp::dijkstra(&g, 0), bfs::serial_bfs(&g, 0));
-        let (labels, cores, triangles, forest) = (
-            cc::serial_cc(&u),
-            kcore::serial_kcore(&u),
-            tc::serial_tc(&u),
-            mst::kruskal(&u),
-        );
-        let exact_pr = pagerank::power_iteration(&g).0;
-        let flow = pfp::dinic(&pfp::Network::new(&g), 0, n - 1);
-        let heuristic = Heuristic::new(&g, n - 1, Geometry::Planar);
-        for (s, threads) in schedulers() {
-            let cfg = ExecConfig::new(threads);
-            let at = |app: &str| format!("{app} on {name} with {} x{threads}", s.label());
-            for _ in 0..repeats() {
-                assert!(
-                    named::sssp(&s, &cfg, &g, 0).unwrap().dist == dist,
-                    "{}",
-                    at("sssp")
+/// Every value combination of the application's choices and flags (pagerank's PR and PR-D,
+/// bc's queues and layouts, pfp's preflow and flow), the rest at their defaults; a required
+/// node (A*'s target) is the last node.
+fn value_sets(spec: &AppSpec, nodes: usize) -> Vec<Values> {
+    let mut sets = vec![Values::new(spec.params)];
+    for p in spec.params {
+        let options: Vec<Value> = match p.kind {
+            Kind::Choice(choices) => choices.iter().map(|c| Value::Text(c.to_string())).collect(),
+            Kind::Flag => vec![Value::Flag(false), Value::Flag(true)],
+            Kind::Node if p.required => vec![Value::Int(nodes as u64 - 1)],
+            _ => continue,
+        };
+        sets = sets
+            .into_iter()
+            .flat_map(|set| {
+                options.iter().map(move |o| {
+                    let mut set = set.clone();
+                    set.set(p.name, o.clone()).unwrap();
+                    set
+                })
+            })
+            .collect();
+    }
+    sets
+}
+
+/// Every registered scheduler with its defaults, at 16 threads (the serial one at 1).
+fn schedulers() -> Vec<(&'static str, usize)> {
+    ordo_sched::names()
+        .into_iter()
+        .map(|name| {
+            let s = SchedulerConfig::parse(name, &[]).unwrap();
+            (name, s.max_workers().unwrap_or(THREADS).min(THREADS))
+        })
+        .collect()
+}
+
+/// Runs one application on one graph by every method, value set and scheduler.
+struct Stress<'g> {
+    name: &'static str,
+    graph: &'g Graph,
+}
+
+impl AppVisitor for Stress<'_> {
+    type Output = ();
+
+    fn visit<A: App>(self) {
+        let spec = &A::SPEC;
+        for values in value_sets(spec, self.graph.num_nodes()) {
+            for method in spec.variants.list {
+                let request = RunRequest {
+                    algo: method.name().into(),
+                    threads: Some(THREADS),
+                    pin: false,
+                    ..RunRequest::new(Topology::detect())
+                };
+                let mut source = OwnedSource::new(self.graph.clone(), None, false);
+                let at = format!(
+                    "{} {} on {} ({values:?})",
+                    spec.name,
+                    method.name(),
+                    self.name
                 );
-                assert!(
-                    named::bfs(&s, &cfg, &g, 0).unwrap().level == level,
-                    "{}",
-                    at("bfs")
-                );
-                assert!(
-                    named::cc(&s, &cfg, &u).unwrap().label == labels,
-                    "{}",
-                    at("cc")
-                );
-                assert!(
-                    named::kcore(&s, &cfg, &u).unwrap().core == cores,
-                    "{}",
-                    at("kcore")
-                );
-                assert_eq!(
-                    named::tc(&s, &cfg, &u).unwrap().triangles,
-                    triangles,
-                    "{}",
-                    at("tc")
-                );
-                assert!(
-                    named::mst(&s, &cfg, &u).unwrap().edges == forest,
-                    "{}",
-                    at("mst")
-                );
-                let pr = named::pagerank(&s, &cfg, &g, 1e-6, pagerank::PriorityKind::Pr).unwrap();
-                pagerank::check(&exact_pr, &pr).unwrap_or_else(|e| panic!("{}: {e}", at("pr")));
-                let out = pfp::run(&g, 0, n - 1, pfp::Goal::Flow, &s, &cfg).unwrap();
-                assert_eq!(out.flow, flow, "{}", at("pfp"));
-                pfp::verify(&g, 0, n - 1, &out).unwrap_or_else(|e| panic!("{}: {e}", at("pfp")));
-                if let Some(h) = &heuristic {
-                    let d = named::astar(&s, &cfg, &g, 0, n - 1, h).unwrap().dist;
-                    assert_eq!(d, dist[n as usize - 1], "{}", at("astar"));
+                let plan = Plan::<A>::new(&mut source, &values, &request, &mut Vec::new())
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                let expected = plan.oracle();
+                let runs: Vec<(Option<SchedulerConfig>, usize)> = match method.scheduled {
+                    false => vec![(None, THREADS)],
+                    true => schedulers()
+                        .into_iter()
+                        .map(|(name, threads)| {
+                            let asked = RunRequest {
+                                scheduler: name.into(),
+                                ..request.clone()
+                            };
+                            (Some(plan.scheduler_for(&asked).unwrap()), threads)
+                        })
+                        .collect(),
+                };
+                for (sched, threads) in runs {
+                    let label = sched.as_ref().map_or("frontier".into(), |s| s.label());
+                    let cfg = ExecConfig::new(threads);
+                    for _ in 0..repeats() {
+                        let out = plan
+                            .run_on(sched.as_ref(), &cfg)
+                            .unwrap_or_else(|e| panic!("{at} with {label} x{threads}: {e}"));
+                        plan.verify(&expected, &out)
+                            .unwrap_or_else(|e| panic!("{at} with {label} x{threads}: {e}"));
+                    }
                 }
             }
         }
-        // Betweenness runs on its own level-synchronous engine, not on a scheduler.
-        let sources = bc::sample_sources(g.num_nodes(), 12, 1);
-        let expected = bc::serial_brandes(&g, &sources);
-        for queues in [Queues::Nwq, Queues::Dynamic] {
-            for layout in [Layout::Input, Layout::Adl] {
-                let config = BcConfig {
-                    queues,
-                    layout,
-                    ..BcConfig::default()
-                };
-                for _ in 0..repeats() {
-                    let out = bc::run(&g, &sources, &config, &ExecConfig::new(THREADS)).unwrap();
-                    bc::compare_scores(&out.scores, &expected, |v| v as u64)
-                        .unwrap_or_else(|e| panic!("bc on {name} ({queues:?}, {layout:?}): {e}"));
-                }
-            }
+    }
+}
+
+#[test]
+fn every_application_every_method_and_scheduler_at_16_threads() {
+    for (name, g) in graphs() {
+        for spec in ordo_algos::APPS {
+            ordo_algos::visit(spec.name, Stress { name, graph: &g }).expect("registered");
         }
     }
 }
