@@ -1,5 +1,5 @@
 //! ordo-bench, behind `ordo bench`: run an experiment matrix from a preset or a TOML file,
-//! verify every run, keep every result, and draw the seeds' figures.
+//! verify every run, keep every result, and draw the papers' figures.
 //!
 //! Each run is a child `ordo` process with `--json` (verification on), so a run that crashes
 //! or fails verification is recorded with its error and the matrix goes on. The `ordo`
@@ -20,45 +20,27 @@ use spec::Spec;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The presets, by name: the seeds' experiments on this machine and the shared graphs.
+/// The presets, by name: the papers' experiments on this machine and the shared graphs.
 pub const PRESETS: [(&str, &str); 20] = [
-    ("seed000-fig5", include_str!("presets/seed000-fig5.toml")),
-    ("seed000-fig6", include_str!("presets/seed000-fig6.toml")),
-    ("seed000-fig7", include_str!("presets/seed000-fig7.toml")),
-    ("seed000-fig8", include_str!("presets/seed000-fig8.toml")),
-    ("seed000-fig10", include_str!("presets/seed000-fig10.toml")),
-    ("seed000-fig11", include_str!("presets/seed000-fig11.toml")),
-    ("seed000-fig12", include_str!("presets/seed000-fig12.toml")),
-    (
-        "seed000-table5",
-        include_str!("presets/seed000-table5.toml"),
-    ),
-    (
-        "seed000-table6",
-        include_str!("presets/seed000-table6.toml"),
-    ),
-    ("seed001-fig6", include_str!("presets/seed001-fig6.toml")),
-    ("seed001-fig12", include_str!("presets/seed001-fig12.toml")),
-    ("seed001-fig13", include_str!("presets/seed001-fig13.toml")),
-    ("seed002-fig1", include_str!("presets/seed002-fig1.toml")),
-    (
-        "seed002-table1",
-        include_str!("presets/seed002-table1.toml"),
-    ),
-    ("seed002-fig5", include_str!("presets/seed002-fig5.toml")),
-    (
-        "seed003-compare",
-        include_str!("presets/seed003-compare.toml"),
-    ),
-    (
-        "seed003-heatmap",
-        include_str!("presets/seed003-heatmap.toml"),
-    ),
-    ("seed003-mq", include_str!("presets/seed003-mq.toml")),
-    (
-        "seed003-obim-pmod",
-        include_str!("presets/seed003-obim-pmod.toml"),
-    ),
+    ("pmod-fig5", include_str!("presets/pmod-fig5.toml")),
+    ("pmod-fig6", include_str!("presets/pmod-fig6.toml")),
+    ("pmod-fig7", include_str!("presets/pmod-fig7.toml")),
+    ("pmod-fig8", include_str!("presets/pmod-fig8.toml")),
+    ("pmod-fig10", include_str!("presets/pmod-fig10.toml")),
+    ("pmod-fig11", include_str!("presets/pmod-fig11.toml")),
+    ("pmod-fig12", include_str!("presets/pmod-fig12.toml")),
+    ("pmod-table5", include_str!("presets/pmod-table5.toml")),
+    ("pmod-table6", include_str!("presets/pmod-table6.toml")),
+    ("numa-bc-fig6", include_str!("presets/numa-bc-fig6.toml")),
+    ("numa-bc-fig12", include_str!("presets/numa-bc-fig12.toml")),
+    ("numa-bc-fig13", include_str!("presets/numa-bc-fig13.toml")),
+    ("obim-fig1", include_str!("presets/obim-fig1.toml")),
+    ("obim-table1", include_str!("presets/obim-table1.toml")),
+    ("obim-fig5", include_str!("presets/obim-fig5.toml")),
+    ("smq-compare", include_str!("presets/smq-compare.toml")),
+    ("smq-heatmap", include_str!("presets/smq-heatmap.toml")),
+    ("smq-mq", include_str!("presets/smq-mq.toml")),
+    ("smq-obim-pmod", include_str!("presets/smq-obim-pmod.toml")),
     ("simulate", include_str!("presets/simulate.toml")),
 ];
 
@@ -90,8 +72,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub run_limit: u64,
     /// Time the sequential peers (scipy, NetworKit, igraph, rustworkx, networkx: whichever
-    /// are installed) against ordo's Python package on SSSP, BFS, PageRank, CC, MST and BC, check
-    /// they agree, and report ratios (runs scripts/py_bench.py with the repository's .venv)
+    /// are installed) against ordo's Python package on SSSP, BFS, PageRank, CC, MST and BC,
+    /// check they agree, and report ratios (runs scripts/py_bench.py with the repository's
+    /// .venv)
     #[arg(long, conflicts_with = "matrix")]
     pub peers: bool,
     /// The ordo repository, for --peers (scripts/py_bench.py, .venv) and the embedded graph
@@ -127,7 +110,10 @@ pub fn bench_cmd(a: &BenchArgs, interrupted: &dyn Fn() -> bool) -> BenchResult {
         for (name, text) in PRESETS {
             let spec: Spec = toml::from_str(text)
                 .map_err(|e| BenchError::input(format!("preset {name}: {e}")))?;
-            println!("{name:16} {}", spec.description);
+            match &spec.paper {
+                Some(paper) => println!("{name:16} {} [{paper}]", spec.description),
+                None => println!("{name:16} {}", spec.description),
+            }
         }
         return Ok(());
     }

@@ -1,5 +1,5 @@
-//! Ratio-to-best tables (seed 000 Table 5): each configuration's value over the best in its
-//! group, summarized by the geometric mean per column.
+//! Ratio-to-best tables (Yesil et al., SC'19, Table 5): each configuration's value over the
+//! best in its group, summarized by the geometric mean per column.
 
 use super::run::{number, text};
 use super::spec::RatioTable;

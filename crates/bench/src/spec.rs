@@ -8,6 +8,9 @@ use serde::Deserialize;
 #[serde(deny_unknown_fields)]
 pub struct Spec {
     pub name: String,
+    /// The paper whose experiment the matrix reproduces, if any (`ordo bench --list`).
+    #[serde(default)]
+    pub paper: Option<String>,
     #[serde(default)]
     pub description: String,
     /// Runs per configuration (`--repeat`; the median time is reported).
@@ -21,9 +24,9 @@ pub struct Spec {
     pub ratio_tables: Vec<RatioTable>,
 }
 
-/// Seed 000 Table 5's summary: within each group (an application on a graph), every
-/// configuration's `value` over the group's best; then per configuration and `per` value
-/// (an application), the geometric mean of those ratios. 1.0 is "always the best".
+/// PMOD Table 5's summary (Yesil et al., SC'19): within each group (an application on a
+/// graph), every configuration's `value` over the group's best; then per configuration and
+/// `per` value (an application), the geometric mean of those ratios. 1.0 is "always the best".
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RatioTable {
@@ -39,7 +42,7 @@ pub struct RatioTable {
     /// Field naming a column; the geometric mean is taken over the groups sharing it. A last
     /// column, `all`, takes it over every group.
     pub per: String,
-    /// Report the best over the value instead (seed 000 Table 5's "speedup compared to the
+    /// Report the best over the value instead (Yesil et al.'s Table 5, "speedup compared to the
     /// best CPS": 1.0 is always the best, 0.5 twice the best's time).
     #[serde(default)]
     pub speedup: bool,
@@ -126,14 +129,14 @@ pub enum Kind {
     Stacked,
     /// One group of bars per result, one bar per `ys` field.
     Bars,
-    /// A grid over the values of `x` and `y`, each cell coloured by `z` (seed 003's
+    /// A grid over the values of `x` and `y`, each cell coloured by `z` (Postnikova et al.'s
     /// p_steal x steal size maps).
     Heatmap,
     /// Each result's `trace`: the priorities its workers ran against time, one colour per
-    /// worker (seed 002 Fig. 1). One panel per result.
+    /// worker (Lenharth et al., Fig. 1). One panel per result.
     Trace,
     /// Each result's `stats.events` named `y` (PMOD's `lmf`): the new value against time, one
-    /// line per result (seed 000 Table 6's dynamics).
+    /// line per result (the dynamics of Yesil et al., Table 6).
     Events,
 }
 

@@ -46,7 +46,7 @@ scheduler's; rank error is how many pending tasks had a better priority than the
     /// results.jsonl and summary.csv, a table, and the figures as SVG and PNG
     #[command(after_help = "Examples:
   ordo bench --list
-  ordo bench seed000-fig6 --quick --out fig6
+  ordo bench pmod-fig6 --quick --out fig6
   ordo bench simulate --data ../shared/data --out sim
   ordo bench my-matrix.toml --dry-run
 
@@ -77,7 +77,7 @@ embedded in the repository. A graph that is missing is skipped with a note.")]
 /// The tools' examples, after the applications' own (from the registry).
 const TOOL_EXAMPLES: &[&str] = &[
     "ordo simulate sssp USA-road-d.NY.gr.gz --scheduler smq --workers 1,16,64,256",
-    "ordo bench seed000-fig6 --quick --out fig6",
+    "ordo bench pmod-fig6 --quick --out fig6",
     "ordo info email-Enron.txt.gz",
     "ordo convert USA-road-d.NY.gr.gz ny.ordo",
     "ordo gen kronecker --scale 16 -o kron16.ordo",

@@ -206,8 +206,8 @@ threads = [1]
 
 #[test]
 fn a_run_past_the_limit_is_stopped_and_kept_as_timed_out() {
-    // lifo on a road graph relaxes nodes over and over: ten repeats take about 20 s here,
-    // so a 1 s limit stops that run on any machine.
+    // lifo on a road graph relaxes nodes over and over: ten repeats take about 20 s on 2
+    // cores, so a 1 s limit stops that run on any machine.
     let spec = write(
         "slow.toml",
         r#"
@@ -243,7 +243,7 @@ fn bad_matrices_are_clear_errors() {
     assert!(stderr(&out).contains("bad.toml"), "{}", stderr(&out));
     let out = ordo(&["bench", "no-such-preset"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("seed000-fig6"));
+    assert!(stderr(&out).contains("pmod-fig6"));
     let out = ordo(&["bench"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -252,11 +252,18 @@ fn bad_matrices_are_clear_errors() {
 fn every_preset_parses_and_expands_quick() {
     let list = ordo(&["bench", "--list"]);
     assert!(list.status.success(), "{}", stderr(&list));
-    let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+    let listing = String::from_utf8_lossy(&list.stdout);
+    let names: Vec<String> = listing
         .lines()
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect();
     assert!(names.len() >= 7, "{names:?}");
+    // Each preset named after a paper shows which paper it reproduces.
+    for line in listing.lines().filter(|l| !l.starts_with("simulate")) {
+        let paper = line.rsplit_once(" [").map(|(_, p)| p).unwrap_or("");
+        // The paper's name, authors and venue: "PMOD: Yesil, ..., SC'19]".
+        assert!(paper.contains(": ") && paper.ends_with("]"), "{line}");
+    }
     for name in names {
         let out = ordo(&["bench", &name, "--quick", "--dry-run"]);
         assert!(out.status.success(), "{name}: {}", stderr(&out));
