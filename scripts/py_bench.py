@@ -14,12 +14,12 @@ BC is unnormalized, in hops, on the simple directed graph, summed over BC_SOURCE
 drawn once (seed 1) from the nodes with out-arcs; scores agree within 1e-9 relative.
 
 Unweighted graphs get the papers' random weights 1..255 (seed 1) for SSSP, the same for every
-library. PageRank is networkx's definition (damping 0.85, dangling mass spread uniformly) on the graph
-without parallel arcs; each library's scores are compared with exact ones (numpy power iteration
-to 1e-13), and agree when their L1 error is within 2 alpha / (1 - alpha) n tol (about 11 n tol):
-an iteration whose L1 change is below n tol (networkx's and ordo's meaning of tol) is that close
-to the exact scores once normalized (ordo's pagerank docs derive it). The error is printed, since
-libraries read tol differently (NetworKit's and igraph's answers are far closer).
+library. PageRank is networkx's definition (damping 0.85, dangling mass spread uniformly) on the
+graph without parallel arcs; each library's scores are compared with exact ones (numpy power
+iteration to 1e-13), and agree when their L1 error is within 2 alpha / (1 - alpha) n tol (about
+11 n tol): an iteration whose L1 change is below n tol (networkx's and ordo's meaning of tol) is
+that close to the exact scores once normalized (ordo's pagerank docs derive it). The error is
+printed, since libraries read tol differently (NetworKit's and igraph's answers are far closer).
 """
 
 from __future__ import annotations

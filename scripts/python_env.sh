@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates .venv with what the Python package's build and tests need (maturin, numpy, scipy,
-# networkx, pytest, hypothesis, mypy), installing Debian's python3-venv first where venv is missing.
+# networkx, pytest, hypothesis, mypy), installing Debian's python3-venv first where venv is
+# missing.
 # Set ORDO_PEERS=1 to add the libraries scripts/py_bench.py compares with (NetworKit, igraph,
 # rustworkx).
 set -euo pipefail

@@ -2,7 +2,7 @@
 """SSSP side by side: scipy.sparse.csgraph.dijkstra vs `ordo sssp` (serial and obim) on the
 same graph and source, checking that the distances agree.
 
-Usage: scripts/compare_scipy.py GRAPH.gr[.gz] [--source 1] [--repeat 5]
+Usage: bench/experiments/compare_scipy.py GRAPH.gr[.gz] [--source 1] [--repeat 5]
 Needs numpy + scipy (pip install scipy) and a release build (cargo build --release).
 """
 import argparse, gzip, json, subprocess, sys, time
@@ -12,7 +12,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ORDO = ROOT / "target" / "release" / "ordo"
 
 

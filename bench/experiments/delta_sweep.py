@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`ordo sssp` with its own delta against every delta near it: is the default within a few
-percent of the best hand-tuned width? (Issue 21's criterion for `auto`.)
+percent of the best hand-tuned width? (The criterion `auto` is held to.)
 
 Run `../shared/peers/compare.py prep` first: this script reads the graphs and sources it
 converted. For each graph and thread count it times the default (`auto`, which reports the
@@ -8,9 +8,9 @@ delta it picked) and `--delta K` for K from `auto - below` to `auto + above`, in
 rounds so that the machine's drift hits every width alike. A cell is the median of all later
 runs of all rounds (each process's first run is left out: it faults its memory in).
 
-  scripts/delta_sweep.py ny,rome,grid1m 1,2
-  scripts/delta_sweep.py all 1,2
-  ROUNDS=5 scripts/delta_sweep.py kron20 2 --below 2 --above 6
+  bench/experiments/delta_sweep.py ny,rome,grid1m 1,2
+  bench/experiments/delta_sweep.py all 1,2
+  ROUNDS=5 bench/experiments/delta_sweep.py kron20 2 --below 2 --above 6
 
 Prints, per graph and thread count, the default's delta and time, the best delta and its
 time, and default / best.
@@ -23,7 +23,7 @@ import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRAPHS = os.environ.get("PEERS_WORK", "/tmp/ordo-peers/graphs")
-ORDO = os.environ.get("ORDO", os.path.join(HERE, "..", "target", "release", "ordo"))
+ORDO = os.environ.get("ORDO", os.path.join(HERE, "..", "..", "target", "release", "ordo"))
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 REPEAT = int(os.environ.get("REPEAT", "6"))
 

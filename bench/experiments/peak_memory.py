@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Peak memory of `ordo APP GRAPH --no-verify` against the graph's file size, app by app.
 
-  scripts/peak_memory.py APPS GRAPHS [THREADS]
-  scripts/peak_memory.py mst,pfp /tmp/ordo-peers/graphs/ny.ordo,/tmp/ordo-peers/graphs/slashdot.ordo 1,2
+  bench/experiments/peak_memory.py APPS GRAPHS [THREADS]
+  bench/experiments/peak_memory.py mst,pfp /tmp/ordo-peers/graphs/ny.ordo,/tmp/ordo-peers/graphs/slashdot.ordo 1,2
 
 Run from the project root after `cargo build --release`. For each run it prints the peak
 resident set (`/usr/bin/time -f %M`), its ratio to the file's size, and the "excess": the peak
 less the same application's peak on a five-node graph (the process alone: libc, the binary's
 text pages, the worker pool; 5.6-6.5 MiB), over the file's size. On small files the process
 dominates the first ratio; the second says what the run holds per byte of graph. Rows whose
-excess passes 2 (issue 23's goal) are marked. The five-node graph is written to a temporary
+excess passes 2 (the memory goal) are marked. The five-node graph is written to a temporary
 directory; sources are node 1.
 """
 import os

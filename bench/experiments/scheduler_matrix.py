@@ -2,8 +2,8 @@
 """Every scheduler side by side on one app and graph: median time and tasks executed (work
 increase over `serial`), at each thread count, all verified.
 
-    scripts/scheduler_matrix.py sssp ../shared/data/USA-road-d.NY.gr.gz --threads 1 2
-    scripts/scheduler_matrix.py bfs ../shared/data/soc-Slashdot0902.txt.gz --repeat 5
+    bench/experiments/scheduler_matrix.py sssp ../shared/data/USA-road-d.NY.gr.gz --threads 1 2
+    bench/experiments/scheduler_matrix.py bfs ../shared/data/soc-Slashdot0902.txt.gz --repeat 5
 
 Extra arguments after `--` go to `ordo` (e.g. `-- --weights 1:255:1`).
 """

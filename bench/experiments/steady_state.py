@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """ordo against GAPBS in the steady state: the first trial of every process dropped.
 
-compare.py (../shared/peers) times three trials per process. On the 2-core VMs a process's
-first 100-150 ms at 2 threads run 2-5x slow for ordo (not for GAPBS), so its cells mix that
-phase in; this script reports what a long-running user sees. Run `compare.py prep` first: it
-converts the graphs this script reads.
+compare.py (../shared/peers) times three trials per process. On a 2-core AMD EPYC VM a
+process's first 100-150 ms at 2 threads run 2-5x slow for ordo (not for GAPBS), so its cells
+mix that phase in; this script reports what a long-running user sees. Run `compare.py prep`
+first: it converts the graphs this script reads.
 
-  scripts/steady_state.py bfs ny,rome,kron20 1,2
-  ROUNDS=5 TRIALS=20 scripts/steady_state.py pagerank slashdot 1
+  bench/experiments/steady_state.py bfs ny,rome,kron20 1,2
+  ROUNDS=5 TRIALS=20 bench/experiments/steady_state.py pagerank slashdot 1
 
 Apps: sssp, bfs, cc, pagerank, bc. Prints ordo's and GAPBS's median (ms) and their ratio.
 """
@@ -19,10 +19,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PEERS = os.environ.get("PEERS", os.path.join(HERE, "..", "..", "shared", "peers", "bin"))
+PEERS = os.environ.get("PEERS", os.path.join(HERE, "..", "..", "..", "shared", "peers", "bin"))
 # compare.py's --work default: where `compare.py prep` put the converted graphs.
 GRAPHS = os.environ.get("PEERS_WORK", "/tmp/ordo-peers/graphs")
-ORDO = os.environ.get("ORDO", os.path.join(HERE, "..", "target", "release", "ordo"))
+ORDO = os.environ.get("ORDO", os.path.join(HERE, "..", "..", "target", "release", "ordo"))
 
 
 def commands(app, m):

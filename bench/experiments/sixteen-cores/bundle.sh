@@ -1,9 +1,9 @@
 #!/bin/bash
-# Builds .dev/, the folder a `device` run carries (`carry: [".dev"]`), for the scripts beside
-# this one: a stripped ordo, the peers' binaries, the libraries a bare machine may lack, the
-# graphs' sources and compare.py's manifest (so prep skips the delta sweep). Run from the
-# repository root after `cargo build --release` and `compare.py prep` (for the manifest).
-# About 38 MB; the working tree travels with it (64 MiB in all).
+# Builds .dev/, the folder to copy with the working tree to a bare 16-core machine, for the
+# scripts beside this one: a stripped ordo, the peers' binaries, the libraries a bare machine
+# may lack, the graphs' sources and compare.py's manifest (so prep skips the delta sweep). Run
+# from the repository root after `cargo build --release` and `compare.py prep` (for the
+# manifest). About 38 MB, so that it and the working tree stay within 64 MiB.
 set -eu
 PEERS=${PEERS:-../shared/peers}
 DATA=${ORDO_DATA:-../shared/data}
@@ -20,8 +20,8 @@ for b in gapbs-bc gapbs-bfs gapbs-cc gapbs-converter gapbs-pr gapbs-sssp gapbs-t
 done
 for l in libnuma.so.1 libtinfo.so.6 libgomp.so.1; do cp -L "/lib/x86_64-linux-gnu/$l" .dev/lib/; done
 cp "$DATA/USA-road-d.NY.gr.gz" "$DATA/soc-Slashdot0902.txt.gz" .dev/data/
-cp scripts/device/set.json scripts/device/scale16.toml .dev/
-cp scripts/device/scaling.sh scripts/device/delta_sweep.sh .dev/
+cp bench/experiments/sixteen-cores/set.json bench/experiments/sixteen-cores/scale16.toml .dev/
+cp bench/experiments/sixteen-cores/scaling.sh bench/experiments/sixteen-cores/delta_sweep.sh .dev/
 python3 - "$WORK/manifest.json" <<'P'
 import json, sys
 m = json.load(open(sys.argv[1]))

@@ -1,5 +1,5 @@
 #!/bin/bash
-# On a `device` machine (carried in .dev/ by scripts/device/bundle.sh): ordo's and GAPBS's
+# On a bare 16-core machine (copied in .dev/ by bench/experiments/sixteen-cores/bundle.sh): ordo's and GAPBS's
 # delta-stepping at widths 2^8..2^16 on grid1m and NY at 4, 8 and 16 threads (what
 # `delta::delta_stepping_width` was fitted on), and PageRank per thread count. 30 s there.
 set -u

@@ -1,8 +1,8 @@
 #!/bin/bash
-# ordo against the peers at 1 to 16 threads on a `device` machine (16 cores): compare.py's
-# prep and run on NY, Slashdot, Kronecker 20 and grid1m, and a paper matrix (scale16.toml).
-# Carried in .dev/ by scripts/device/bundle.sh; each argument is GRAPHS:APPS:THREADS (APPS
-# empty: all) or BENCH. Session 28's run (8.5 minutes of the 10 a command may take):
+# ordo against the peers at 1 to 16 threads on a bare 16-core machine: compare.py's prep and
+# run on NY, Slashdot, Kronecker 20 and grid1m, and a paper matrix (scale16.toml). Copied in
+# .dev/ by bench/experiments/sixteen-cores/bundle.sh; each argument is GRAPHS:APPS:THREADS (APPS empty: all) or
+# BENCH. A full run (about 8.5 minutes):
 #   .dev/scaling.sh "kron20,grid1m:sssp,bfs,cc,pagerank,bc,kcore,mst,pfp:1,4,16" \
 #     "kron20,grid1m:tc:16" BENCH "ny,slashdot::1,4,16" \
 #     "kron20,grid1m:sssp,bfs,cc,pagerank,bc,kcore,mst:2,8"
