@@ -70,8 +70,8 @@ def test_enron_components_cores_and_pagerank_equal_networkx(enron):
     D = nx.from_scipy_sparse_array(A, create_using=nx.DiGraph)
     # Both stop when an iteration changes the scores by less than n * tol in L1, which bounds
     # each one's distance to the exact scores by alpha / (1 - alpha) times that change; two
-    # answers within 2 n tol of each other is not guaranteed (CI once saw 2.03 n tol, with
-    # ordo's Gauss-Seidel order varying between 2-thread runs), so each is checked against
+    # answers within 2 n tol of each other is not guaranteed (2.03 n tol occurs, with ordo's
+    # Gauss-Seidel order varying between 2-thread runs), so each is checked against
     # a near-exact solution and against each other by the sum of their bounds.
     n, tol, alpha = enron.num_nodes, 1e-8, 0.85
     networkx_bound = alpha / (1 - alpha) * n * tol

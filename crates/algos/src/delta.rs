@@ -13,21 +13,10 @@
 //!   per-bucket costs (map syncs, chunk hand-offs, idle probes) dominate, so Δ is widened to
 //!   about [`TASKS_PER_BUCKET`] tasks per bucket: Δ = mean weight x 4000 / sqrt(n).
 //!
-//! Measured with `ordo sssp --delta K` sweeps (1 and 2 threads, medians of 9, compare.py's
-//! converted graphs and sources; the rule was fitted on the first four and checked on the
-//! rest): best delta / this rule / the former max-weight rule, log2
-//!
-//! | graph | best | rule | former |
-//! |---|---|---|---|
-//! | NY road (mean weight 1293) | 12-14 | 13 | 13 |
-//! | Rome | 8-10 | 9 | 9 |
-//! | 1000x1000 road grid (mean 105, max 221) | 10 | 9 | 5 (1.2x slower at 1 thread, 1.5x at 2) |
-//! | Slashdot, weights 1..255 | 4 | 4 | 4 |
-//! | Seattle (max weight 177028) | 14 | 14 | 16 (1.7x slower) |
-//! | Luxembourg | 7-12 (flat) | 9 | 9 |
-//! | wiki-Vote, Enron, CA-HepPh (1..255) | 3-4, 5, 4 | 3, 4, 3 | 4, 4, 6 (1.5x slower) |
-//! | princeton-usa (mean weight 10, max 247) | 5 | 7 (1.2x slower) | 6 (1.1x slower) |
-//! | delaunay_n16, finan512 (1..255) | 7, 5-7 | 5, 5 | 5, 5 |
+//! Fitted with `ordo sssp --delta K` sweeps (1 and 2 threads) on four of compare.py's graphs
+//! and checked on eight more: the rule is within a step of the best delta on all but
+//! princeton-usa (1.2x slower) and delaunay_n16; a rule on the maximum weight was up to 1.7x
+//! slower (Seattle, whose largest weight is 177028).
 //!
 //! Across all of them the best delta leaves 30 to 350 buckets between the source and its
 //! farthest node; a rule that estimated that distance (it needs a traversal) would do better
@@ -128,22 +117,17 @@ pub fn default_delta(g: &Graph) -> u32 {
 /// The rule above was fitted with rounds in mind: every bucket costs the team a minimum and a
 /// barrier, so wide buckets pay on a road graph's thin front. A lone worker runs no rounds (it
 /// goes from bucket to bucket on its own), so narrower buckets cost it only the look at an
-/// empty one, and they re-relax fewer labels. `scripts/delta_sweep.py` (compare.py's graphs,
-/// 1 thread, medians of 3-5 interleaved rounds, ms at the rule's width against one narrower):
-/// Rome 6.05 / 5.50 and 8.83 / 7.42, Seattle 4.23 / 3.87 and 4.67 / 4.25, NY 10.50 / 10.41
-/// and 12.52 / 12.58, Luxembourg 2.07 / 2.09 and 2.14 / 2.16, grid1m 45.9 / 46.1 and 46.2 /
-/// 46.6. Two steps narrower lost on each. Social and Kronecker graphs were flat or mixed
-/// within a step either way, so they keep the rule's width; at 2 threads the rule's width was
-/// within a step of the best on every graph.
+/// empty one, and they re-relax fewer labels: one step narrower took 0.84-0.92x the time on
+/// Rome and Seattle at 1 thread and was level on NY, Luxembourg and grid1m; two steps lost on
+/// each. Social and Kronecker graphs were flat or mixed within a step either way, so they keep
+/// the rule's width; at 2 threads the rule's width was within a step of the best on every
+/// graph.
 ///
 /// A larger team relaxes a bucket's entries in parallel, so a bucket pays for its rounds
 /// only if it holds enough work for every worker, and the re-relaxations of a wider bucket
-/// are shared out. A sweep on a 16-core Xeon (docs/measurement.md, "Sixteen cores"; ms,
-/// medians of 7, at widths rule-1 .. rule+3) found the best width one step above the rule at
-/// 4 and 8 workers on both road graphs, and two steps above (grid) or one (NY) at 16: grid1m
-/// (rule 9) 20.6 / 18.5 / 19.1 ms at 9 / 10 / 11 on 4 workers, 15.1 / 12.0 / 12.8 on 8, 15.8
-/// / 14.7 / 11.7 / 11.7 at 9 / 10 / 11 / 12 on 16; NY (rule 13) 5.65 / 5.58 / 6.99 at 13 /
-/// 14 / 15 on 4, 5.31 / 5.27 / 5.25 on 8, 6.57 / 6.02 / 6.73 on 16.
+/// are shared out. A sweep on a 16-core Xeon (docs/measurement.md, "Sixteen cores") found the
+/// best width one step above the rule at 4 and 8 workers on both road graphs, and two steps
+/// above (grid) or one (NY) at 16 (grid1m at 16: 11.7 ms against 15.8 at the rule's width).
 pub fn delta_stepping_width(delta: u32, inputs: &DeltaInputs, workers: usize) -> u32 {
     if !inputs.lattice_like() {
         return delta;

@@ -4,9 +4,9 @@
 //! once, so no distance exceeds the sum of all weights, nor the sum over nodes of their
 //! heaviest out-arc ([`fits_in_u32`]). When that sum is below `u32::MAX`, SSSP keeps its
 //! labels in 32 bits: half the memory traffic on the label array, which every relaxation reads
-//! at a random place (A/B against 64-bit labels, 1 and 2 threads: NY 11-12% faster, Rome,
-//! Slashdot and a 1M-node grid 0-7%). Otherwise the labels are 64-bit, which no path of fewer
-//! than 2^32 arcs of 32-bit weights can overflow.
+//! at a random place (against 64-bit labels: NY 11-12% faster at 1 and 2 threads, other
+//! graphs 0-7%). Otherwise the labels are 64-bit, which no path of fewer than 2^32 arcs of
+//! 32-bit weights can overflow.
 //!
 //! Every access is Relaxed. A label publishes no other memory: it is a monotone value, and a
 //! reader that sees an old one only does extra work (a task it runs re-reads the label and is
@@ -127,9 +127,9 @@ dist_label!(AtomicU32, u32);
 
 /// Whether every shortest-path distance of `g` is below `u32::MAX`. A shortest path is simple,
 /// so the sum of all weights bounds it ([`Graph::weight_sum`], one pass over the weights, kept
-/// by the graph for the next run), which settles every graph we measure. Only where that sum is too large comes the tighter
-/// bound, the sum of each node's heaviest out-arc (about 30 instructions per node), which
-/// stops as soon as it is too large too.
+/// by the graph for the next run), which settles every graph we measure. Only where that sum
+/// is too large comes the tighter bound, the sum of each node's heaviest out-arc (about 30
+/// instructions per node), which stops as soon as it is too large too.
 pub fn fits_in_u32(g: &Graph) -> bool {
     let Some(ws) = g.weights() else {
         return (g.num_nodes() as u64) < u32::MAX as u64;

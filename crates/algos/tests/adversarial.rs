@@ -172,9 +172,9 @@ fn star_with_a_million_leaves() {
 }
 
 /// Ten million levels of priority, one task each. obim with a small delta costs about 0.9 KB
-/// per level (868 MB for a million-node path, at 1 and at 8 threads), so `auto` (obim with the application's delta: 1 for SSSP here,
-/// 0 for BFS) would need about 10 GB: the path runs PMOD, which merges the sparse levels, the
-/// heap-based schedulers, and obim with a coarse delta.
+/// per level (868 MB for a million-node path, at 1 and at 8 threads), so `auto` (obim with the
+/// application's delta: 1 for SSSP here, 0 for BFS) would need about 10 GB: the path runs PMOD,
+/// which merges the sparse levels, the heap-based schedulers, and obim with a coarse delta.
 #[test]
 fn path_of_ten_million_nodes() {
     let n = 10_000_000;

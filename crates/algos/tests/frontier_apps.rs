@@ -1,6 +1,7 @@
 //! The frontier-executor applications against their serial oracles: random graphs (directed
-//! and undirected, weighted for SSSP, 1 to 8 workers on this machine's cores), generated graphs that drive every
-//! branch (bottom-up steps, sampling), and the shared real graphs when present.
+//! and undirected, weighted for SSSP, 1 to 8 workers on this machine's cores), generated graphs
+//! that drive every branch (bottom-up steps, sampling), and the shared real graphs when
+//! present.
 
 mod common;
 

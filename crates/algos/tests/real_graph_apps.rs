@@ -221,8 +221,9 @@ impl SchedulerVisitor<pagerank::PrTask> for Pagerank<'_> {
 }
 
 /// PageRank (PR and PR-D priorities) within its error bound of power iteration, for every
-/// scheduler and thread count, and the same top 3 (up to ties within the bound). PR-D runs on the smaller graph only: its
-/// thousands of priorities make obim and PMOD slow by design (seed 000 §6).
+/// scheduler and thread count, and the same top 3 (up to ties within the bound). PR-D runs on
+/// the smaller graph only: its thousands of priorities make obim and PMOD slow by design (the
+/// PMOD paper, Yesil et al., SC'19, §6).
 #[test]
 fn pagerank_on_social_graphs_within_bound() {
     for name in ["wiki-Vote.txt.gz", "email-Enron.txt.gz"] {

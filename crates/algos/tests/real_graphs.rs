@@ -21,11 +21,12 @@ fn load(name: &str, weights: Option<&str>, symmetrize: bool) -> Option<Graph> {
     Some(load_graph(&path, &opts, None).unwrap().graph)
 }
 
-/// (scheduler, max threads): every scheduler, obim variant and a tuned MultiQueue. `all` adds the orders that do
-/// far more work on high-diameter graphs (no priorities, or one bag per distance): they are
-/// run on the smaller inputs only, to keep the suite fast. `lifo` adds the LIFO bag, whose
-/// depth-first label correcting is exponential for SSSP on meshes (380M tasks for 65K nodes on
-/// delaunay_n16): it runs BFS here and SSSP in the property tests on small random graphs.
+/// (scheduler, max threads): every scheduler, obim variant and a tuned MultiQueue. `all` adds
+/// the orders that do far more work on high-diameter graphs (no priorities, or one bag per
+/// distance): they are run on the smaller inputs only, to keep the suite fast. `lifo` adds the
+/// LIFO bag, whose depth-first label correcting is exponential for SSSP on meshes (380M tasks
+/// for 65K nodes on delaunay_n16): it runs BFS here and SSSP in the property tests on small
+/// random graphs.
 fn schedulers(delta: u32, all: bool, lifo: bool) -> Vec<(SchedulerConfig, usize)> {
     let d = delta.to_string();
     let mk = common::scheduler;

@@ -62,10 +62,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Time every scheduler operation and task (TSC cycles) and report where the cycles went:
-    /// good work, useless work, enqueue, dequeue, failed dequeue, other (seed 000 Table 1)
+    /// good work, useless work, enqueue, dequeue, failed dequeue, other (Yesil et al., SC'19,
+    /// Table 1)
     #[arg(long)]
     pub breakdown: bool,
-    /// Record each worker's sampled task priorities over time (seed 002 Fig. 1), in the JSON
+    /// Record each worker's sampled task priorities over time (Lenharth et al., Euro-Par'15,
+    /// Fig. 1), in the JSON
     #[arg(long)]
     pub trace: bool,
     /// Sample the rank error of the tasks run (pending tasks with a better priority); every

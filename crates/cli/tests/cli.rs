@@ -493,7 +493,8 @@ fn demo_prints_a_verified_table() {
 #[test]
 fn every_app_reports_the_input_graphs_own_counts() {
     // An application's fields are merged over the header: none may reuse `nodes` or `edges`
-    // (mst's forest size once replaced the graph's arc count in the summary line).
+    // (mst's forest size under `edges` would replace the graph's arc count in the summary
+    // line).
     let g = amsterdam();
     let co = amsterdam_coords();
     let info = json(&ordo(&["info", &g, "--json"]));

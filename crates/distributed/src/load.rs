@@ -36,8 +36,8 @@ pub enum GenSpec {
     /// nodes, EDGE_FACTOR (default 16) x 2^SCALE arcs, ids scrambled by a bijective hash.
     Kronecker { scale: u32, edge_factor: u32 },
     /// `gen:er:SCALE[:FACTOR]`: Erdos-Renyi in the shape of DIMACS10's `er-fact1.5-scaleN`
-    /// (seed 004's inputs): n = 2^SCALE nodes, FACTOR (default 1.5) x n ln(n) / 2 uniform
-    /// random pairs.
+    /// (the inputs of the dynamic-tasking paper, Drocco et al., SC'18 poster): n = 2^SCALE
+    /// nodes, FACTOR (default 1.5) x n ln(n) / 2 uniform random pairs.
     Er { scale: u32, factor: f64 },
     /// `gen:uniform:N:M`: M uniform random arcs over N nodes.
     Uniform { n: u64, m: u64 },

@@ -6,30 +6,29 @@
 //! ```
 //! * A task for a remote node is a *record* appended to the sending worker's own buffer for
 //!   its destination, through a [`Sender`] that locks the worker's outbox once per task (the
-//!   lock is never contended: only worker w touches outbox w). A buffer leaves
-//!   when it reaches `aggregate` bytes, when it is older than `flush_age` at the worker's
-//!   next poll, or when the worker goes idle; the communication thread posts it to MPI.
+//!   lock is never contended: only worker w touches outbox w). A buffer leaves when it reaches
+//!   `aggregate` bytes, when it is older than `flush_age` at the worker's next poll, or when
+//!   the worker goes idle; the communication thread posts it to MPI.
 //! * Reservation-free: the sender never asks for a slot; the receiver keeps whole buffers in
 //!   `arrived` until a worker drains them (runs each record's handler, which may push local
 //!   tasks). Credit-based back-pressure bounds that: each sender may have at most
 //!   `buffer_limit / 4 / (ranks - 1)` bytes sent to a destination and not yet drained there
 //!   (so at most a quarter of the bound arrives here and a quarter is in flight from here);
-//!   drained bytes go back as
-//!   credit messages. Buffers without credit wait in the sender's queue; when the queue holds
-//!   more than half the memory bound, [`Mailroom::is_congested`] makes this process's workers stop
-//!   running tasks (they keep draining, so credit keeps flowing and no cycle of waiting
-//!   processes can form) until the queue shrinks.
+//!   drained bytes go back as credit messages. Buffers without credit wait in the sender's
+//!   queue; when the queue holds more than half the memory bound, [`Mailroom::is_congested`]
+//!   makes this process's workers stop running tasks (they keep draining, so credit keeps
+//!   flowing and no cycle of waiting processes can form) until the queue shrinks.
 //! * Keyed records ([`Sender::send_keyed`]: sssp/bfs distances, cc labels, pagerank shares)
 //!   are combined on the way in: a worker's per-destination table folds a record into an
 //!   earlier one for the same target still in the buffer, or drops it as no better than one
 //!   already sent (`combine.rs`). `--no-combine` turns that off.
-//! * Buffer memory comes from per-thread pools recycled through one-to-one bins (seed 004
-//!   §2.2): a worker allocates its send buffers, and when MPI is done with one the
-//!   communication thread returns it to that worker's home bin; the communication thread
-//!   allocates receive buffers, and the worker that drains one returns it through the bin
-//!   from that worker to the communication thread. Each bin has exactly one producer and one
-//!   consumer (a bounded `crossbeam_queue::ArrayQueue` used single-producer/single-consumer);
-//!   a full bin frees the buffer instead.
+//! * Buffer memory comes from per-thread pools recycled through one-to-one bins (the
+//!   dynamic-tasking paper, Drocco et al., SC'18 poster, §2.2): a worker allocates its send
+//!   buffers, and when MPI is done with one the communication thread returns it to that
+//!   worker's home bin; the communication thread allocates receive buffers, and the worker
+//!   that drains one returns it through the bin from that worker to the communication thread.
+//!   Each bin has exactly one producer and one consumer (a bounded `crossbeam_queue::ArrayQueue`
+//!   used single-producer/single-consumer); a full bin frees the buffer instead.
 
 use crate::combine::{self, Combiner, Fold};
 use crossbeam_queue::ArrayQueue;

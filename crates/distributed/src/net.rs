@@ -152,7 +152,7 @@ impl Net {
 
 /// Prints `ordo-dist: rank R: message` on stderr in one `write`. Every rank shares mpirun's
 /// stderr, and `eprintln!` writes a formatted line piece by piece, so two ranks failing at
-/// once interleaved their messages mid-word ("rank rank 0: ... 3: ...").
+/// once could interleave their messages mid-word ("rank rank 0: ... 3: ...").
 pub fn say(rank: usize, message: impl std::fmt::Display) {
     use std::io::Write;
     let line = format!("ordo-dist: rank {rank}: {message}\n");

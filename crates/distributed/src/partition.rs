@@ -1,10 +1,10 @@
 //! Which rank owns which node.
 //!
-//! Two layouts. **Ranges** (the default): rank r owns the contiguous ids `starts[r]..starts[r+1]`,
-//! cut so that every rank holds about the same number of edges; a node's local index is its
-//! offset in the range. **Cyclic** (`--partition hash`): rank `v mod p` owns node v, local
-//! index `v div p`: a hash partition whose index needs no table, which spreads the hubs of a
-//! file sorted by degree or by locality over every rank.
+//! Two layouts. **Ranges** (the default): rank r owns the contiguous ids
+//! `starts[r]..starts[r+1]`, cut so that every rank holds about the same number of edges; a
+//! node's local index is its offset in the range. **Cyclic** (`--partition hash`): rank
+//! `v mod p` owns node v, local index `v div p`: a hash partition whose index needs no table,
+//! which spreads the hubs of a file sorted by degree or by locality over every rank.
 
 /// The owner map shared (identically) by every rank.
 #[derive(Debug, Clone, PartialEq, Eq)]

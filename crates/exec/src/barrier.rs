@@ -1,8 +1,9 @@
 //! A spinning barrier that also sums one number over the threads: level-synchronous loops (bc's
 //! BFS, the frontier executor's rounds) cross a barrier per level, thousands per run on road
 //! graphs, and every thread must learn the size of the next frontier to decide, identically,
-//! whether to go on (bc's also sums the arcs of that frontier: two numbers, [`SumBarrier::sums_flagged`]). A flag rides along, OR-ed over the threads, so that one thread's decision
-//! to stop (it saw a Ctrl-C) reaches every thread at the same barrier.
+//! whether to go on (bc's also sums the arcs of that frontier: two numbers,
+//! [`SumBarrier::sums_flagged`]). A flag rides along, OR-ed over the threads, so that one
+//! thread's decision to stop (it saw a Ctrl-C) reaches every thread at the same barrier.
 
 use crossbeam_utils::{Backoff, CachePadded};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

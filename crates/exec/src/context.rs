@@ -36,7 +36,7 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
     }
 
     /// Counts a push for termination and statistics; the start time when probed. (Calls to
-    /// the handle are direct, not through a closure, which LLVM left out of line: 12% more
+    /// the handle are direct, not through a closure, which LLVM leaves out of line: 12% more
     /// instructions in SSSP.)
     #[inline(always)]
     fn before_push(&mut self) -> u64 {

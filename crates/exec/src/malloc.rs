@@ -4,10 +4,10 @@
 //! arrays of one word per node) and frees it at the end. glibc serves allocations above its
 //! mmap threshold (128 KiB at first, raised as large blocks are freed) with fresh mappings and
 //! returns the memory on free, and it trims the heap's free top above its trim threshold. So
-//! a `--repeat` run faulted its arrays' pages in again on every run, inside the timed region:
-//! on pull PageRank over road graphs that was 5-9% of the time (perf: `clear_page_erms`,
-//! `exc_page_fault`), and whether it happened depended on which large blocks earlier
-//! preparation had freed (a built transpose freed an 8 MB array, which raised the threshold).
+//! with the defaults a `--repeat` run faults its arrays' pages in again on every run, inside the
+//! timed region (5-9% of pull PageRank's time on road graphs; perf: `clear_page_erms`,
+//! `exc_page_fault`), and whether it does depends on which large blocks the preparation freed
+//! (a built transpose frees an 8 MB array, which raises the threshold).
 //!
 //! Fixing both thresholds makes the process keep what it frees: arrays up to the largest
 //! threshold glibc accepts (32 MiB) come from the heap, and freed memory stays mapped for the
@@ -37,9 +37,8 @@ pub fn keep_freed_memory() {
 /// A loop that fills a new block with zeros (`(0..n).map(|_| AtomicU64::new(0)).collect()`)
 /// is compiled to `calloc`, which leaves fresh pages unwritten: the run then reads them as
 /// the shared zero page and faults again to write them, each such fault flushing the other
-/// workers' TLBs. pfp's first run on a 1000x1000 grid at 2 threads took 51 against 37 ms
-/// later; BC's workers spent 4% of a one-source run clearing pages. Hiding the block's
-/// address from the optimizer keeps the fill.
+/// workers' TLBs (pfp's first run on a 1000x1000 grid at 2 threads measured 51 ms against 37
+/// for later runs). Hiding the block's address from the optimizer keeps the fill.
 pub fn prefaulted<T>(n: usize, make: impl Fn() -> T) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
     std::hint::black_box(v.as_mut_ptr());
@@ -57,10 +56,10 @@ const HUGE_PAGE: usize = 2 << 20;
 /// The system allocator, asking the kernel for transparent huge pages on large blocks.
 ///
 /// **Why.** A large array written for the first time costs a page fault per 4 KiB page, and
-/// the kernel clears each page in it: on this project's VMs about 3 µs per page, so writing the
-/// 188 MB edge list of minimum spanning forest on Kronecker 20 took 163-171 ms, against 70 ms
-/// with 2 MiB pages (a fault per 512 pages). Blocks above glibc's mmap threshold (32 MiB, see
-/// [`keep_freed_memory`]) are fresh mappings on every run, so every `--repeat` run paid it.
+/// the kernel clears each page in it (writing the 188 MB edge list of minimum spanning forest
+/// on Kronecker 20 measured 163-171 ms, against 70 ms with 2 MiB pages, a fault per 512
+/// pages). Blocks above glibc's mmap threshold (32 MiB, see [`keep_freed_memory`]) are fresh
+/// mappings on every run, so every `--repeat` run would pay it.
 /// Where the kernel's policy is `madvise` (Debian's default), huge pages come only to memory
 /// advised with `MADV_HUGEPAGE`; this allocator advises the aligned 2 MiB pages inside every
 /// block of at least [`HUGE_PAGES_FROM`] bytes. Galois goes further (it maps huge pages

@@ -4,9 +4,9 @@
 //!
 //! # Why threads are kept
 //! Spawning, pinning and joining a team cost 30 µs at one worker and about 100 µs at two on
-//! the 2-core VM (`examples/round_cost.rs`): a third of a 0.3 ms SSSP on wiki-Vote, paid again
-//! by every `--repeat`. OpenMP, and so GAPBS and Galois, keep their threads and run the first
-//! worker on the calling thread; so does ordo now. A run takes parked threads from the pool
+//! 2 cores (`examples/round_cost.rs`): a third of a 0.3 ms SSSP on wiki-Vote, paid again by
+//! every `--repeat`. OpenMP, and so GAPBS and Galois, keep their threads and run the first
+//! worker on the calling thread; so does ordo. A run takes parked threads from the pool
 //! for workers 1.. (spawning more when there are too few, e.g. for two runs at once from two
 //! threads), hands each a job, runs worker 0 itself, waits for the others, and parks them
 //! again.
@@ -151,7 +151,7 @@ impl Latch {
 }
 
 /// How long a thread spins for an event expected soon before it sleeps: a sleeping thread
-/// costs 30 µs or more to wake on the VMs we measure on (a futex wake and an idle vCPU).
+/// costs 30 µs or more to wake on a virtual machine (a futex wake and an idle vCPU).
 const SPIN: Duration = Duration::from_micros(50);
 
 /// Spins until `ready` or [`SPIN`] has passed, yielding the core now and then (a run with more

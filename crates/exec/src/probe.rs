@@ -1,6 +1,7 @@
 //! Optional instrumentation of a run (docs/design.md, "The executor"): the cycle breakdown of
-//! seed 000 Table 1, application-reported useless work, and per-worker traces of the
-//! priorities processed over time (seed 002 Fig. 1).
+//! the PMOD paper's Table 1 (Yesil et al., SC'19), application-reported useless work, and
+//! per-worker traces of the priorities processed over time (the obim paper's Fig. 1, Lenharth
+//! et al., Euro-Par'15).
 //!
 //! Everything here is off by default, and then costs a few predictable branches per task
 //! (the executor's run-time `probed` flag and the [`Context`](crate::Context) methods checking
@@ -60,7 +61,7 @@ pub fn ticks() -> u64 {
     }
 }
 
-/// Where a run's cycles went (seed 000 Table 1), in [`ticks`] summed over workers.
+/// Where a run's cycles went (the PMOD paper's Table 1), in [`ticks`] summed over workers.
 ///
 /// * `gwork`: operator calls whose work stays useful;
 /// * `uwork`: operator calls the application marked useless (a stale task, or, given an

@@ -26,15 +26,14 @@
 //! A round costs its barrier whatever its size, and the barrier's cost grows with the team
 //! (every worker's arrival is one more read-modify-write of its counter's line). A round of
 //! `len` items costs about `len c / W + B(W)` shared and `len c` on one worker, so sharing pays
-//! from `len > B(W) / (c (1 - 1/W))` items. Measured on a 16-core Xeon (session 32, BFS,
-//! delta-stepping and preflow-push's relabel on road graphs and a grid, 2 to 16 workers, with
-//! the threshold and chunk swept), that point grows with the team up to about 4 workers and
-//! then stays about put (for BFS near 256 nodes from 4 to 16 workers): at 16, a frontier of
-//! 300 nodes is faster shared, 19 nodes a worker, than on one. Sharing from `per_worker x W`
-//! at every size (ordo's rule before) kept road graphs' frontiers of several hundred nodes on
-//! one worker at 16 (BFS on NY 6.8 ms against 3.2 now; delta-stepping 7.2 against 4.2).
-//! [`Team::shared_from`] is the rule, and [`Team::chunk_for`] splits a round that is shared
-//! into enough chunks for every worker.
+//! from `len > B(W) / (c (1 - 1/W))` items. Measured on a 16-core Xeon (BFS, delta-stepping
+//! and preflow-push's relabel on road graphs and a grid, 2 to 16 workers, with the threshold
+//! and chunk swept), that point grows with the team up to about 4 workers and then stays about
+//! put (for BFS near 256 nodes from 4 to 16 workers): at 16, a frontier of 300 nodes is faster
+//! shared, 19 nodes a worker, than on one. A threshold of `per_worker x W` at every size would
+//! keep road graphs' frontiers of several hundred nodes on one worker at 16 (BFS on NY: 6.8 ms
+//! against 3.2). [`Team::shared_from`] is the rule, and [`Team::chunk_for`] splits a round
+//! that is shared into enough chunks for every worker.
 //!
 //! # Stopping
 //! A worker that panics poisons the barrier: the others return [`Stopped::Poisoned`] from their
@@ -122,8 +121,8 @@ impl Team<'_> {
     /// above [`shared_from`](Self::shared_from) at 16 workers (a road graph's frontier of a few
     /// hundred nodes) would otherwise go to a handful of them. Up to [`SHARING_GROWS_TO`]
     /// workers a round that `shared_from(max)` lets through keeps `max` (two chunks a worker
-    /// there were 1.2x slower on a 2-thread BFS of a grid, each chunk flushing its own part of
-    /// the next frontier).
+    /// there measured 1.2x slower on a 2-thread BFS of a grid, each chunk flushing its own part
+    /// of the next frontier).
     #[inline]
     pub fn chunk_for(&self, len: usize, max: usize) -> usize {
         max.min(len.div_ceil(self.workers())).max(MIN_CHUNK)

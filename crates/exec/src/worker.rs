@@ -43,8 +43,8 @@ impl WorkerEnv<'_> {
 
 /// One worker's loop. `probed` is a run-time flag, not a const parameter: the operator must
 /// have one call site per instantiation for LLVM to inline it into the loop, and a second,
-/// instrumented copy of the loop made SSSP run 19% more instructions with probes off (the
-/// operator was no longer inlined). The flag costs a few predictable branches per task
+/// instrumented copy of the loop measured 19% more instructions in SSSP with probes off (the
+/// operator is then not inlined). The flag costs a few predictable branches per task
 /// (measured in `docs/measurement.md`, "What the probes cost when off").
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn worker_loop<'s, T, S, X, F>(

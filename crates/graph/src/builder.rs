@@ -17,7 +17,8 @@ pub struct BuildOptions {
     /// Replace (or invent) edge weights with `lo:hi:seed` random integers.
     pub weights: Option<WeightSpec>,
     /// Divide every weight by this, rounding up (after `weights`): the same shortest-path
-    /// structure with a narrower range of distances (seed 000 Fig. 10 divides by 64).
+    /// structure with a narrower range of distances (the PMOD paper's Fig. 10, Yesil et al.,
+    /// SC'19, divides by 64).
     pub weight_divisor: Option<u32>,
 }
 

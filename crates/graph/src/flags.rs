@@ -24,7 +24,7 @@ pub struct InputFlags {
     #[arg(long, value_name = "LO:HI:SEED")]
     pub weights: Option<String>,
     /// Divide every edge weight by K, rounding up: shortest paths keep their shape over a
-    /// narrower range of distances (seed 000 Fig. 10 divides road weights by 64)
+    /// narrower range of distances (Yesil et al., SC'19, divide road weights by 64 for Fig. 10)
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     pub divide_weights: Option<u32>,
 }

@@ -1,5 +1,6 @@
-//! Relabelling a graph's nodes: the reorderings that improve locality (seed 001's adaptive data
-//! layout, reverse Cuthill-McKee) are permutations applied once and amortized over many runs.
+//! Relabelling a graph's nodes: the reorderings that improve locality (the adaptive data layout
+//! of the NUMA-aware BC paper, Frasca et al., SC'12; reverse Cuthill-McKee) are permutations
+//! applied once and amortized over many runs.
 
 use crate::buf::Buf;
 use crate::csr::Graph;
@@ -38,9 +39,9 @@ impl Graph {
         }
         let weights = self.weights().filter(|_| extras);
         // Every node keeps its degree, so the offsets come first, and then the lists can be
-        // written in parallel: ranges of new ids with about equal arcs, one per thread (BC's
-        // layout on a uniform random graph of 2^20 nodes and 33.5M arcs spent 1.1 s here,
-        // sorting each list serially as pairs even without weights).
+        // written in parallel: ranges of new ids with about equal arcs, one per thread (done
+        // serially, BC's layout of a uniform random graph of 2^20 nodes and 33.5M arcs takes
+        // 1.1 s here).
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0u64);
         let mut end = 0;

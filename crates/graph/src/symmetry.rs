@@ -96,7 +96,7 @@ impl Point {
 ///
 /// Each product is kept as two running products (even and odd arcs of a list), so that four
 /// chains of dependent multiplications overlap: one chain's multiply-and-reduce latency, not
-/// its instruction count, limited the single-product loop.
+/// its instruction count, limits a single-product loop.
 fn fingerprints(
     g: &Graph,
     nodes: std::ops::Range<usize>,

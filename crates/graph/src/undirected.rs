@@ -8,17 +8,13 @@
 //! one after the other in a single pass). The arrays are then cut to the kept arcs.
 //!
 //! Memory: the view's arrays at their uncompacted size, 8 bytes per direction of each arc
-//! with weights (4 without) plus 8 per node, beside the input. The arc-list build it replaces
-//! held three 4-byte columns for both directions, then the sorted CSR and the merged one beside
-//! them: `ordo cc` on Slashdot (870k arcs) peaked at 50 MiB, now 27.
+//! with weights (4 without) plus 8 per node, beside the input. A build through an arc list
+//! holds three 4-byte columns for both directions, then the sorted CSR and the merged one
+//! beside them (`ordo cc` on Slashdot, 870k arcs: a 50 MiB peak against 27).
 //!
-//! Tried (session 36), not kept: the rows first, alone, then the weights at the view's size,
-//! each input arc finding its two view arcs with a cursor per row (two passes of random
-//! reads). `ordo mst --no-verify` on Slashdot, whose reciprocal arcs halve the view, peaked at
-//! 24.7 instead of 27.9 MiB (1 thread) for a 1.1x slower build (29.5 -> 32 ms); on a directed
-//! Kronecker 20 (16.7M arcs, few repeats) the peak barely moved (416 -> 408 MiB) and the
-//! build took 1.8-2.0 s instead of 0.9-1.5 (binary searches in place of the cursors: 2.4x on
-//! Slashdot).
+//! Building the rows first and the weights after, at the view's size, would save little
+//! (27.9 -> 24.7 MiB for `ordo mst` on Slashdot, almost nothing on Kronecker 20) for a build
+//! 1.1-2x slower: two passes of random reads instead of one.
 
 use crate::buf::Buf;
 use crate::csr::Graph;
@@ -150,7 +146,7 @@ mod tests {
     use crate::csr::IdBase;
     use proptest::prelude::*;
 
-    /// The view as the arc-list builder makes it (the former path): the oracle.
+    /// The view as the arc-list builder makes it: the oracle.
     fn by_arc_list(g: &Graph) -> Graph {
         let opts = BuildOptions {
             symmetrize: true,

@@ -1,9 +1,8 @@
 //! `auto`, the default scheduler: needs no tuning.
 //!
-//! Measured on this machine (closing note of the scheduler issue; `scripts/scheduler_matrix.py`),
-//! obim with a well-chosen `delta` beat both adaptive schedulers with their defaults (PMOD and
-//! SMQ) on every input, and PMOD beat SMQ overall (SMQ only won on road SSSP at 2 threads; on
-//! BFS it was 2x slower). So `auto` is:
+//! Measured with `bench/experiments/scheduler_matrix.py`, obim with a well-chosen `delta` beat both
+//! adaptive schedulers with their defaults (PMOD and SMQ) on every input, and PMOD beat SMQ
+//! overall (SMQ only won on road SSSP at 2 threads; on BFS it was 2x slower). So `auto` is:
 //!
 //! * **obim with the application's delta** when the application knows a good one: SSSP passes
 //!   `ordo_algos::delta`'s width (Meyer and Sanders's estimate on small-world graphs, wider

@@ -1,4 +1,5 @@
-//! The distributed bag of seed 002 §3.1: an unordered multiset of tasks spread over the machine.
+//! The distributed bag of the obim paper (Lenharth et al., Euro-Par'15, §3.1): an unordered
+//! multiset of tasks spread over the machine.
 //!
 //! * Each worker owns a private *push chunk* and *pop chunk* in every bag (its [`Slot`]).
 //!   Pushes fill the push chunk; a full chunk moves to the worker's package list, where the
@@ -226,7 +227,7 @@ impl<T: Copy + Send> Bag<T> {
         }
     }
 
-    /// Remote stealing by one hungry worker per package (seed 002 §3.1).
+    /// Remote stealing by one hungry worker per package (the obim paper's §3.1).
     fn hunt(&self, shared: &BagShared, w: &mut BagWorker<T>) -> Option<Box<Chunk<T>>> {
         let lists = self.lists.len();
         if lists == 1 {

@@ -1,6 +1,6 @@
 //! A chunk: a fixed-capacity buffer of tasks, the unit in which obim-style bags move work
-//! between threads (seed 002 §3.1), and a per-thread pool that recycles chunks so the hot path
-//! does not call the allocator.
+//! between threads (the obim paper, Lenharth et al., Euro-Par'15, §3.1), and a per-thread pool
+//! that recycles chunks so the hot path does not call the allocator.
 
 /// Up to `capacity` tasks. Pushed at the back; popped from the front (FIFO) or back (LIFO).
 #[derive(Debug)]

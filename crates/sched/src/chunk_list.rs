@@ -2,7 +2,8 @@
 //!
 //! A short critical section under a mutex (as Galois' per-package lists use a spin lock), plus
 //! a length hint readable without the lock, so that probing an empty list writes nothing to
-//! shared memory (seed 002 §3.2: "popping from an empty bag ... does not perform any writes").
+//! shared memory (the obim paper, Lenharth et al., Euro-Par'15, §3.2: "popping from an empty
+//! bag ... does not perform any writes").
 //!
 //! The hint may be stale: a pop may see 0 just after a push. That only delays the task: the
 //! executor's termination protocol counts tasks, not list lengths, and the pusher's next probe

@@ -1,4 +1,5 @@
-//! The scheduler contract every ordo scheduler implements (docs/design.md, "The scheduler contract").
+//! The scheduler contract every ordo scheduler implements (docs/design.md, "The scheduler
+//! contract").
 //!
 //! * A task is a small `Copy` value; a priority is a `u64`, smaller runs earlier.
 //! * A scheduler is shared by all workers; each worker takes its own [`Handle`] with

@@ -1,5 +1,6 @@
-//! `heap`: one concurrent priority queue shared by every worker (seed 002 §2.1, "Heap"): a
-//! 4-ary heap behind one lock. Exact order at one thread; the contention baseline beyond.
+//! `heap`: one concurrent priority queue shared by every worker (the obim paper, Lenharth
+//! et al., Euro-Par'15, §2.1, "Heap"): a 4-ary heap behind one lock. Exact order at one
+//! thread; the contention baseline beyond.
 
 use crate::contract::{Handle, HandleClaims, Scheduler, Task};
 use crate::locked_heap::LockedHeap;
@@ -10,7 +11,8 @@ pub struct HeapConfig;
 
 impl Config for HeapConfig {
     const NAME: &'static str = "heap";
-    const SUMMARY: &'static str = "one locked 4-ary heap shared by all threads (seed 002 baseline)";
+    const SUMMARY: &'static str =
+        "one locked 4-ary heap shared by all threads (Lenharth et al.'s baseline)";
 }
 
 pub struct Heap<T> {

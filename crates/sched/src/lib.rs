@@ -5,10 +5,10 @@
 //! * `auto` (the default): obim with the application's delta estimate, or PMOD when the
 //!   application has none (see `auto.rs` for the measurements behind this).
 //! * `obim`: many tasks per priority level or a shift `delta` that makes it so (SSSP on roads
-//!   with delta 10-14, BFS). The scheduler of seed 002.
-//! * `pmod`: obim that tunes its own priority merging (seed 000 §4).
-//! * `smq`: the Stealing Multi-Queue (seed 003), per-thread heaps: close to exact order (work
-//!   increase ~1.01 on road SSSP) at low overhead.
+//!   with delta 10-14, BFS). The scheduler of the obim paper (Lenharth et al., Euro-Par'15).
+//! * `pmod`: obim that tunes its own priority merging (the PMOD paper, Yesil et al., SC'19).
+//! * `smq`: the Stealing Multi-Queue (the SMQ paper, Postnikova et al., PPoPP'22), per-thread
+//!   heaps: close to exact order (work increase ~1.01 on road SSSP) at low overhead.
 //! * `mq`, `reld`, `spraylist`, `heap`, `sheap`, `pheap`: the MultiQueue, RELD, the SprayList
 //!   and the heap baselines the papers compare against.
 //! * `serial`: one thread, exact priority order; the reference and the COST baseline.

@@ -1,18 +1,19 @@
-//! `mq`, the MultiQueue (seed 003 §2.1, Listing 1; Rihani, Sanders, Dementiev 2015) with the
-//! optimizations seed 003 measures.
+//! `mq`, the MultiQueue (the SMQ paper, Postnikova et al., PPoPP'22, §2.1, Listing 1; Rihani,
+//! Sanders, Dementiev 2015) with the optimizations the SMQ paper measures.
 //!
 //! * `c * T` sequential 4-ary heaps, each behind a try-lock with its top priority cached in an
 //!   atomic ([`LockedHeap`]).
 //! * Insert: a random queue; if its lock is taken, another. Delete: two distinct random queues,
 //!   the one with the better cached top is locked and popped (two-choice); if the lock is
 //!   taken, start over.
-//! * **Task batching** (`insert_batch`, `delete_batch` > 1; `batch = B` sets both, seed 003 App.
-//!   C sizes them apart): inserts collect in a thread-local buffer flushed into one random
-//!   queue when it holds `insert_batch` tasks; a delete takes up to `delete_batch` tasks from
-//!   the chosen queue into a thread-local buffer.
+//! * **Task batching** (`insert_batch`, `delete_batch` > 1; `batch = B` sets both, the SMQ
+//!   paper's App. C sizes them apart): inserts collect in a thread-local buffer flushed into
+//!   one random queue when it holds `insert_batch` tasks; a delete takes up to `delete_batch`
+//!   tasks from the chosen queue into a thread-local buffer.
 //! * **Temporal locality** (`p_insert_change`, `p_delete_change` < 1): before each operation
 //!   the thread keeps its previous queue unless a biased coin says to change.
-//! * **NUMA weight** `k`: queues of the thread's own package weigh 1, others 1/k (seed 003 §4).
+//! * **NUMA weight** `k`: queues of the thread's own package weigh 1, others 1/k (the SMQ
+//!   paper's §4).
 //!
 //! Defaults are the classic MultiQueue: c = 4, no batching, always change queue, k = 1.
 //! A delete that finds both choices empty scans every queue's cached top once before reporting
@@ -54,7 +55,7 @@ impl Default for MqConfig {
 impl Config for MqConfig {
     const NAME: &'static str = "mq";
     const SUMMARY: &'static str =
-        "MultiQueue: c*T locked heaps, two-choice delete; batching, locality, NUMA options (seed 003)";
+        "MultiQueue: c*T locked heaps, two-choice delete; batching, locality, NUMA options (Postnikova et al.)";
 
     fn describe(&self) -> Vec<ParamInfo> {
         vec![

@@ -1,5 +1,5 @@
-//! `pmod`, Priority Merging On Demand (seed 000 §4): obim whose priority-to-bag mapping adapts
-//! at run time, so no `delta` needs tuning.
+//! `pmod`, Priority Merging On Demand (the PMOD paper, Yesil et al., SC'19, §4): obim whose
+//! priority-to-bag mapping adapts at run time, so no `delta` needs tuning.
 //!
 //! * **Bags** are keyed by `(p >> lmf, lmf)`, where `lmf` (log2 of the merging factor) is the
 //!   value current when the task was pushed. Bags are ordered as §4.2 says: shift both to the
@@ -82,7 +82,7 @@ impl PmodConfig {
 impl Config for PmodConfig {
     const NAME: &'static str = "pmod";
     const SUMMARY: &'static str =
-        "obim that merges and unmerges priorities on demand: no delta to tune (seed 000 §4)";
+        "obim that merges and unmerges priorities on demand: no delta to tune (Yesil et al. §4)";
 
     fn describe(&self) -> Vec<ParamInfo> {
         vec![
@@ -144,7 +144,7 @@ impl Config for PmodConfig {
 /// lmf never exceeds this (a group then spans 2^63 priorities).
 pub const MAX_LMF: u32 = 63;
 
-/// A bag's key: `(last priority the group covers) << 8 | lmf`, ordered as seed 000 §4.2.
+/// A bag's key: `(last priority the group covers) << 8 | lmf`, ordered as the PMOD paper's §4.2.
 pub type Level = u128;
 
 /// The key of the group `(p >> lmf, lmf)`.
@@ -363,8 +363,8 @@ pub fn merge_check(
 /// With the push-density guard of Galois' implementation (`AdaptiveObim.h`), which the paper's
 /// figure does not show: unmerge only while the pushes since the last change are dense, more
 /// than [`PmodConfig::unmerge_density`] per group of the range. Without it, the sparse tail of
-/// a run (few pushes, many pops from one group) unmerged, the next synchronizing pops merged
-/// again, and lmf flipped between 13 and 9-10 about 280 times on NY at 1 thread.
+/// a run (few pushes, many pops from one group) unmerges, the next synchronizing pops merge
+/// again, and lmf flips between 13 and 9-10 about 280 times on NY at 1 thread.
 pub fn unmerge_check(
     cfg: &PmodConfig,
     lmf: u32,

@@ -1,5 +1,6 @@
 //! Randomness for the randomized schedulers (MultiQueue, SMQ, RELD, SprayList): a per-handle
-//! xorshift generator, and the NUMA-weighted queue choice of seed 003 §4.
+//! xorshift generator, and the NUMA-weighted queue choice of the SMQ paper (Postnikova et al.,
+//! PPoPP'22, §4).
 
 use crate::topology::WorkerLayout;
 
@@ -41,7 +42,7 @@ pub fn threshold(p: f64) -> u64 {
     (p.clamp(0.0, 1.0) * (1u64 << 32) as f64) as u64
 }
 
-/// Picks queues for a worker with seed 003's NUMA weighting: each of the `per_worker` queues
+/// Picks queues for a worker with the SMQ paper's NUMA weighting: each of the `per_worker` queues
 /// of a worker on the same package has weight 1, every other queue weight 1/K. With K = 1 the
 /// choice is uniform over all queues. Queue `q` belongs to worker `q / per_worker`.
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
-//! The conformance and stress battery every scheduler must pass (docs/design.md): every pushed task
-//! is popped exactly once, under 1..8 workers (on 2 cores: oversubscribed), on the machine's
-//! topology and on a synthetic 2-socket one, with tasks pushed up front and spawned while
-//! running; and the exact-order schedulers pop in exact priority order.
+//! The conformance and stress battery every scheduler must pass (docs/design.md): every pushed
+//! task is popped exactly once, under 1..8 workers (on 2 cores: oversubscribed), on the
+//! machine's topology and on a synthetic 2-socket one, with tasks pushed up front and spawned
+//! while running; and the exact-order schedulers pop in exact priority order.
 
 use ordo_sched::{Handle, Scheduler, SchedulerConfig, SchedulerVisitor, Task, Topology};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -249,8 +249,8 @@ fn obim_retires_levels_left_behind() {
         ("obim", &[("variant", "cmb")][..]),
     ] {
         run_battery(&config(name, params), 8, |c, w, t| {
-            // 30,000 levels: 10,000 once saw one compaction and no free at 3 workers on 2
-            // cores beside a busy process (a descheduled worker holds the floor down).
+            // 30,000 levels: with 10,000, 3 workers on 2 cores beside a busy process can end
+            // with one compaction and no free (a descheduled worker holds the floor down).
             let counters = c.with::<Id, _>(w, t, Climbing { n: 30_000 }).unwrap();
             let (compactions, freed) =
                 (counters.get("compactions"), counters.get("bags_reclaimed"));

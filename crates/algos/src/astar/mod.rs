@@ -1,4 +1,5 @@
-//! A* point-to-point shortest path by prioritized label-correcting relaxation (seed 000 §5.3).
+//! A* point-to-point shortest path by prioritized label-correcting relaxation (the PMOD paper,
+//! Yesil et al., SC'19, §5.3).
 //!
 //! Tasks are SSSP's `(v, d)`, scheduled at priority `d + h(v)` where h estimates the distance
 //! from v to the target by straight-line distance. Because relaxed schedulers may run tasks out

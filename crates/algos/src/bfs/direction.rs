@@ -121,7 +121,7 @@ fn search(s: &Shared, team: &Team, source: u32) -> Result<Counts, Stopped> {
     let (mut front, mut next) = (&s.bitmaps[0], &s.bitmaps[1]);
     // Frontiers below this are expanded by one worker (`run_ahead`): too few nodes to pay for
     // a round (`Team::shared_from`). A team of one runs ahead too, which spares it a barrier
-    // per level (a 10^7-node path at 1 thread: 245 -> 95 ms; road graphs level).
+    // per level (a 10^7-node path at 1 thread: 95 ms against 245; road graphs level).
     let ahead_limit = team.shared_from(SHARED_PER_WORKER);
     while len > 0 {
         if scout > unexplored / ALPHA && scout > n as u64 / SCAN {
@@ -220,7 +220,7 @@ fn top_down(
 
 /// [`top_down`] for a team of one: no chunks to claim, no buffer in front of the next queue,
 /// no compare-and-swap (road graphs have hundreds of levels of a few hundred nodes, where
-/// those were a third of the instructions).
+/// those would be a third of the instructions).
 fn top_down_alone(
     s: &Shared,
     team: &Team,

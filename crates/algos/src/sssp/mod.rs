@@ -3,9 +3,10 @@
 //! Each task `(v, d)` says "v was reached at distance d": if d is still v's label, relax v's
 //! out-edges, lowering each neighbour's label with an atomic min and scheduling it at priority
 //! `d + w`. With an exact priority queue this is Dijkstra; with a relaxed scheduler such as
-//! obim (which buckets priorities by `delta`) it is delta-stepping in spirit (seed 000 §5.3,
-//! seed 002 §2.2; Meyer & Sanders, "Δ-stepping", J. Algorithms 2003). A task whose distance is
-//! no longer its node's label is *stale* and skipped.
+//! obim (which buckets priorities by `delta`) it is delta-stepping in spirit (the PMOD paper,
+//! Yesil et al., SC'19, §5.3; the obim paper, Lenharth, Nguyen, Pingali, Euro-Par'15, §2.2;
+//! Meyer & Sanders, "Δ-stepping", J. Algorithms 2003). A task whose distance is no longer its
+//! node's label is *stale* and skipped.
 //!
 //! Preconditions: weights are non-negative (u32); distances are u64 sums, so no overflow for
 //! any path of fewer than 2^32 edges. Unreachable nodes get [`UNREACHABLE`].
@@ -57,7 +58,7 @@ pub struct SsspStats {
     pub improving_relaxations: u64,
     /// Edges looked at.
     pub edges_scanned: u64,
-    /// Improving relaxations that set a node's final distance (seed 002 §2.2's good work;
+    /// Improving relaxations that set a node's final distance (the obim paper's good work, §2.2;
     /// the rest of the improving ones are its bad work, and the edges that improved nothing
     /// its empty work). Counted only when the run had an oracle ([`ordo_exec::Probes`]).
     pub good_relaxations: Option<u64>,

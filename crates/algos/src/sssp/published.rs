@@ -11,11 +11,10 @@
 //!
 //! Before the first round the bins hold the source's entry, written before the team starts.
 //!
-//! The bins were `RwLock`s, whose locks never waited under this protocol but cost two
-//! read-modify-writes per bin and reader per round, on lines shared by all workers (and by
-//! two adjacent locks): `2 x workers^2` contended updates a round, 512 at 16 workers, on road
-//! graphs with thousands of rounds. Here a round costs plain loads, and each bin has a cache
-//! line of its own.
+//! `RwLock`s would never wait under this protocol but would cost two read-modify-writes per
+//! bin and reader per round, on lines shared by all workers (and by two adjacent locks):
+//! `2 x workers^2` contended updates a round, 512 at 16 workers, on road graphs with thousands
+//! of rounds. Here a round costs plain loads, and each bin has a cache line of its own.
 
 use crossbeam_utils::CachePadded;
 use std::cell::UnsafeCell;

@@ -27,7 +27,8 @@ pub struct PageRank<'g> {
     pub r: Vec<AtomicF64>,
 }
 
-/// PR priority (seed 000): larger residuals first, the whole part of residual / ε.
+/// PR priority (the PMOD paper, Yesil et al., SC'19): larger residuals first, the whole part
+/// of residual / ε.
 fn priority(residual: f64, eps: f64) -> u64 {
     pagerank::priority(residual, eps, PriorityKind::Pr)
 }

@@ -1,4 +1,5 @@
-//! Triangle counting (seed 004's benchmark) on the undirected simple graph.
+//! Triangle counting (the benchmark of the dynamic-tasking paper, Drocco et al., SC'18 poster)
+//! on the undirected simple graph.
 //!
 //! Orientation as in `ordo tc`: every edge points from the endpoint of lower rank (degree,
 //! id) to the higher, so each triangle is u -> v -> w with u -> w, counted once, when

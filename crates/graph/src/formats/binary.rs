@@ -80,15 +80,12 @@ fn layout(n: u64, m: u64, flags: u32) -> Option<Layout> {
 /// Read rather than memory-mapped: a mapped file's pages are the page cache's 4 KiB pages,
 /// while an allocation of ordo's programs gets 2 MiB pages (`ordo_exec::HugePageAlloc`), and
 /// the kernels' random reads of offsets and targets then miss the TLB far less often
-/// (GAPBS reads its files too; Galois copies its mapped file into arrays of its own).
-/// Interleaved against the mapped file, Kronecker 20 (260 MB), 1 / 2 threads: BFS 0.87 /
-/// 0.87x, SSSP 0.87 / 0.91x, PageRank 0.97 / 0.96x; the 1000x1000 grid (39 MB), 1 thread:
-/// BFS 0.92x, SSSP 0.92x, cc 0.97x; USA-road-d.NY (8 MB, within the TLB's reach) level.
-/// The cost is the copy: Kronecker 20 loads in 97-115 ms instead of 45 (on this project's
-/// VMs, one load in four or five took 370-630 ms, the first touch of memory the VM had not
-/// used yet), the grid in 15 ms instead of 7-16. The process holds the same bytes either way:
-/// a mapped file's pages count in its resident set once touched, and the checksum touches
-/// them all. A file changed while it is read fails its checksum; a mapped one could have
+/// (GAPBS reads its files too; Galois copies its mapped file into arrays of its own): BFS
+/// on Kronecker 20 (260 MB) takes 0.87x the time it takes on the mapped file, and a graph
+/// within the TLB's reach (USA-road-d.NY, 8 MB) runs level. The cost is the copy:
+/// Kronecker 20 loads in about 100 ms instead of 45. The process holds the same bytes either
+/// way: a mapped file's pages count in its resident set once touched, and the checksum
+/// touches them all. A file changed while it is read fails its checksum; a mapped one could have
 /// changed under the run.
 pub fn load(path: &Path) -> Result<Graph> {
     if crate::input::is_gzip(path)? {

@@ -35,7 +35,8 @@ pub type Records<Lv, T> = Vec<Record<Lv, T>>;
 pub struct Generation<Lv, T> {
     /// 0 for the first, then one more per compaction.
     pub number: u64,
-    /// The levels of this generation (seed 002 §3.2's global log).
+    /// The levels of this generation (the global log of the obim paper, Lenharth et al.,
+    /// Euro-Par'15, §3.2).
     pub log: GlobalLog<Record<Lv, T>>,
     /// Set, under the log's append lock, by the compaction that replaces this generation:
     /// whoever then holds the lock must append to the successor instead.

@@ -1,4 +1,5 @@
-//! obim's global priority map as an append-only log with a version number (seed 002 §3.2).
+//! obim's global priority map as an append-only log with a version number (the obim paper,
+//! Lenharth et al., Euro-Par'15, §3.2).
 //!
 //! Protocol (see `README.md` beside this file for the proof sketch):
 //! 1. Appends are serialized by `append_lock`. An appender writes entry `v` (allocating its

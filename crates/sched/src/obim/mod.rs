@@ -1,4 +1,5 @@
-//! `obim`, Ordered By Integer Metric (seed 002 §3; Galois `worklists/Obim.h`).
+//! `obim`, Ordered By Integer Metric (the obim paper, Lenharth et al., Euro-Par'15, §3; Galois
+//! `worklists/Obim.h`).
 //!
 //! * **Bags**: one distributed [`Bag`] per priority level (`priority >> delta`), made of
 //!   per-worker chunks of `chunk` tasks and per-package chunk lists with one hunter per package
@@ -20,9 +21,9 @@
 //!   has left behind, and their bags are emptied and reused once every worker has moved to
 //!   the new generation (`generation.rs`, `retire.rs`, `spare_bags.rs`; README.md).
 //!
-//! Variants (seed 002 Table 2): `dmb` (distributed bags, back-scan prevention; the default and
-//! the real obim), `dmn` (no back-scan prevention), `cmb` and `cmn` (one centralized chunk list
-//! per bag instead of one per package).
+//! Variants (the obim paper's Table 2): `dmb` (distributed bags, back-scan prevention; the
+//! default and the real obim), `dmn` (no back-scan prevention), `cmb` and `cmn` (one
+//! centralized chunk list per bag instead of one per package).
 
 pub mod generation;
 pub mod global_log;
@@ -55,7 +56,7 @@ pub enum BagKind {
 
 #[derive(Debug, Clone)]
 pub struct ObimConfig {
-    /// Tasks per chunk (seed 002: 8-64; seed 000 tuned 64).
+    /// Tasks per chunk (the obim paper: 8-64; the PMOD paper, Yesil et al., SC'19, tuned 64).
     pub chunk: usize,
     /// Priorities are shifted right by `delta` bits: one bag per 2^delta priorities.
     pub delta: u32,
@@ -75,7 +76,7 @@ impl Default for ObimConfig {
 }
 
 impl ObimConfig {
-    /// The seed 002 variant name of this configuration.
+    /// The obim paper's variant name of this configuration.
     pub fn variant(&self) -> &'static str {
         match (self.bags, self.backscan_prevention) {
             (BagKind::Centralized, false) => "cmn",
@@ -89,7 +90,7 @@ impl ObimConfig {
 impl Config for ObimConfig {
     const NAME: &'static str = "obim";
     const SUMMARY: &'static str =
-        "ordered by integer metric: per-priority distributed chunked bags + lazily synced map (seed 002)";
+        "ordered by integer metric: per-priority distributed chunked bags + lazily synced map (Lenharth et al.)";
 
     fn describe(&self) -> Vec<ParamInfo> {
         vec![
@@ -258,7 +259,7 @@ pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     gen: *const Generation<L::Level, T>,
     /// Ordered mirror of the global log: level -> bag. A tree, not a sorted vector: levels
     /// arrive out of order when workers create them concurrently (8 workers seeding 10^6
-    /// label levels in blocks), and vector inserts in the middle made syncing quadratic.
+    /// label levels in blocks), and vector inserts in the middle would make syncing quadratic.
     local: BTreeMap<L::Level, *const Bag<T>>,
     /// Log entries already merged into `local`.
     synced: usize,
@@ -487,7 +488,7 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
             // task is stranded runs only after max(FALLBACK_PERIOD, levels) failed scans in
             // a row: it walks at most every level, so its cost per failed scan stays at
             // about one bag however many dead levels pile up (a path of millions of nodes
-            // makes millions; a fixed period made idle workers' rescans quadratic in them).
+            // makes millions; a fixed period would make idle workers' rescans quadratic in them).
             self.failed_scans += 1;
             let period = (self.local.len() as u64).max(FALLBACK_PERIOD);
             if start == 0 || self.failed_scans < period {
@@ -550,8 +551,8 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
     }
 
     fn flush(&mut self) {
-        // Walking every level instead made idle workers' flushes quadratic when levels number
-        // in the millions (SSSP on a long path).
+        // Walking every level instead would make idle workers' flushes quadratic when levels
+        // number in the millions (SSSP on a long path).
         let mut bags = std::mem::take(&mut self.unflushed);
         for &bag in &bags {
             self.bag(bag).flush(&mut self.w);

@@ -72,8 +72,8 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
         // Keep working on the same level where it survived (a worker's current level is
         // never retired: it is at or above the floor). Without this, the next push would
         // make its own level current and could publish a level above tasks this worker
-        // still holds, which no scan would then look at (found by a test whose workers
-        // never run dry: the chain below them was stranded and the run never ended).
+        // still holds, which no scan would then look at (a run whose workers never run dry
+        // would strand the chain below them and never end).
         self.sync_local();
         self.cur = cur_level.and_then(|level| self.find_local(level).map(|bag| (level, bag)));
     }
@@ -223,9 +223,10 @@ mod tests {
     use crate::topology::Topology;
 
     /// A worker moved to a new generation keeps its current level, so a later push far
-    /// above does not hide a task it holds just above that level. (Before, the move cleared
-    /// the current level, the push made its own level current and published it, and scans
-    /// started above the held task: it was found only when every worker had run dry.)
+    /// above does not hide a task it holds just above that level. (Were the move to clear
+    /// the current level, the push would make its own level current and publish it, and
+    /// scans would start above the held task: it would be found only when every worker ran
+    /// dry.)
     #[test]
     fn moving_to_a_new_generation_keeps_the_current_level() {
         let obim = Obim::<u64>::new(&ObimConfig::default(), 2, &Topology::synthetic(1, 2));

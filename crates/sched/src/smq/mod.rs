@@ -1,4 +1,5 @@
-//! `smq`, the Stealing Multi-Queue (seed 003 §2.2 and §4, Listings 2 and 4).
+//! `smq`, the Stealing Multi-Queue (the SMQ paper, Postnikova et al., PPoPP'22, §2.2 and §4,
+//! Listings 2 and 4).
 //!
 //! * Each worker owns a sequential 4-ary heap and a [`StealBuffer`] holding its best
 //!   `steal_size` tasks, refilled from the heap after every push and pop once thieves emptied
@@ -7,7 +8,7 @@
 //!   with probability `p_steal`, a steal attempt; then the better of its own heap top and its
 //!   own buffer (taking its own buffer is a steal from itself, so the owner never processes
 //!   worse tasks while its best ones wait for thieves); when it has nothing, steal attempts.
-//! * A steal picks a victim at random with seed 003's NUMA weighting (queues of the own
+//! * A steal picks a victim at random with the SMQ paper's NUMA weighting (queues of the own
 //!   package weight 1, others 1/K) and takes the victim's whole buffer if the victim's top is
 //!   better than the thief's own best.
 //!
@@ -45,7 +46,7 @@ impl Default for SmqConfig {
 impl Config for SmqConfig {
     const NAME: &'static str = "smq";
     const SUMMARY: &'static str =
-        "stealing multi-queue: per-thread 4-ary heaps + (epoch, phase) stealing buffers (seed 003)";
+        "stealing multi-queue: per-thread 4-ary heaps + (epoch, phase) stealing buffers (Postnikova et al.)";
 
     fn describe(&self) -> Vec<ParamInfo> {
         vec![
@@ -69,7 +70,7 @@ impl Config for SmqConfig {
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
-            // Seed 003 sweeps the steal size up to 512.
+            // The SMQ paper sweeps the steal size up to 512.
             "steal_size" => self.steal_size = parse_in::<Self>(key, value, 1..=512)? as usize,
             "p_steal" => self.p_steal = parse_probability::<Self>(key, value)?,
             "k" => self.k = parse_in::<Self>(key, value, 1..=1 << 20)? as u32,

@@ -1,5 +1,5 @@
-//! SMQ's stealing buffer (seed 003 §4, Listing 4): the owner's best tasks, exposed to thieves
-//! through one 64-bit word holding `(epoch, phase)`.
+//! SMQ's stealing buffer (the SMQ paper, Postnikova et al., PPoPP'22, §4, Listing 4): the
+//! owner's best tasks, exposed to thieves through one 64-bit word holding `(epoch, phase)`.
 //!
 //! Listing 4 keeps `(epoch, stolen)` and lets a thief read the slots *before* its CAS, then
 //! validates with the epoch: a seqlock. In Rust that read races with the owner's refill (a data

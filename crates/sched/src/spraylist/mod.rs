@@ -1,7 +1,7 @@
-//! `spraylist`: the SprayList (Alistarh, Kopinsky, Li, Shavit, PPoPP'15), as seed 000 §2.2
-//! describes and measures it: tasks in one lock-free skip list sorted by priority; a pop
-//! *sprays*, a short random walk from the head down the levels that lands on one of roughly
-//! the p log³ p first tasks, so that concurrent pops rarely collide.
+//! `spraylist`: the SprayList (Alistarh, Kopinsky, Li, Shavit, PPoPP'15), as the PMOD paper
+//! (Yesil et al., SC'19, §2.2) describes and measures it: tasks in one lock-free skip list
+//! sorted by priority; a pop *sprays*, a short random walk from the head down the levels that
+//! lands on one of roughly the p log³ p first tasks, so that concurrent pops rarely collide.
 //!
 //! * The skip list ([`SkipList`]) is Fraser's lock-free design with a `claimed` flag per node;
 //!   README.md next to this file states its protocol and argues it; loom checks it.
@@ -45,7 +45,7 @@ impl Default for SprayListConfig {
 impl Config for SprayListConfig {
     const NAME: &'static str = "spraylist";
     const SUMMARY: &'static str =
-        "SprayList: lock-free skip list, pops spray near the head (seed 000 §2.2)";
+        "SprayList: lock-free skip list, pops spray near the head (Yesil et al. §2.2)";
 
     fn describe(&self) -> Vec<ParamInfo> {
         vec![
