@@ -199,8 +199,9 @@ def pagerank(
     by less than ``num_nodes * tol`` in L1, networkx's rule, rescaling the scores between
     sweeps where their total misses the exact solution's; the fastest), ``"pull-jacobi"``
     (the same with Jacobi iterations), ``"priority"`` (residual pushing with priorities
-    from the residual: ``priority="pr"``, its whole part, or ``"prd"``, three decimals: the
-    PR and PR-D of the PMOD paper, Yesil et al., SC'19), or ``"auto"``: pull unless a
+    from the residual per arc in units of the threshold: ``priority="pr"``, its whole part,
+    or ``"prd"``, three decimals: the PR and PR-D of the PMOD paper, Yesil et al., SC'19, as
+    its authors' code computes them), or ``"auto"``: pull unless a
     scheduler, its parameters or ``priority`` are given. Edge weights are ignored.
 
     >>> import ordo, numpy as np

@@ -214,7 +214,7 @@ fn run_matrix(
 /// any run failed.
 fn report(a: &BenchArgs, spec: &Spec, rows: &[Map<String, Value>]) -> BenchResult {
     write_csv(rows, &a.out.join("summary.csv"))?;
-    print_table(rows);
+    print_table(rows, &spec.columns);
     let renderer = png::Renderer::new();
     for fig in &spec.figures {
         match svg::draw(fig, rows) {
@@ -397,10 +397,26 @@ fn write_csv(rows: &[Map<String, Value>], path: &Path) -> BenchResult {
     std::fs::write(path, out).map_err(|e| BenchError::input(format!("{}: {e}", path.display())))
 }
 
-fn print_table(rows: &[Map<String, Value>]) {
+/// The table printed after a run: the fixed columns, then the spec's own `columns`.
+fn print_table(rows: &[Map<String, Value>], columns: &[String]) {
+    let extra = |cells: Vec<String>| {
+        cells
+            .iter()
+            .zip(columns)
+            .map(|(c, k)| format!(" {c:>w$}", w = k.len().max(8)))
+            .collect::<String>()
+    };
     println!(
-        "{:<9} {:<26} {:<10} {:<28} {:>5} {:>10} {:>9} {:>9}  verified",
-        "app", "graph", "scheduler", "params", "t/P", "time ms", "speedup", "work+"
+        "{:<9} {:<26} {:<10} {:<28} {:>5} {:>10} {:>9} {:>9}{}  verified",
+        "app",
+        "graph",
+        "scheduler",
+        "params",
+        "t/P",
+        "time ms",
+        "speedup",
+        "work+",
+        extra(columns.to_vec())
     );
     for r in rows {
         let f = |k: &str, scale: f64, prec: usize| {
@@ -417,8 +433,15 @@ fn print_table(rows: &[Map<String, Value>]) {
             t if t.is_empty() => text(r, "workers"),
             t => t,
         };
+        let own = columns
+            .iter()
+            .map(|k| match number(r, k) {
+                Some(v) if r.get(k).is_some_and(Value::is_f64) => format!("{v:.3}"),
+                _ => text(r, k),
+            })
+            .collect();
         println!(
-            "{:<9} {:<26} {:<10} {:<28} {:>5} {:>10} {:>9} {:>9}  {}",
+            "{:<9} {:<26} {:<10} {:<28} {:>5} {:>10} {:>9} {:>9}{}  {}",
             text(r, "app"),
             text(r, "graph"),
             text(r, "label"),
@@ -427,6 +450,7 @@ fn print_table(rows: &[Map<String, Value>]) {
             f("time_s", 1e3, 2),
             f("speedup", 1.0, 2),
             f("work_increase", 1.0, 3),
+            extra(own),
             verified
         );
     }

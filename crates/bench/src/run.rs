@@ -215,7 +215,10 @@ fn run_one(exe: &Path, job: &Job, limit: Duration) -> Map<String, Value> {
     match run_limited(Command::new(exe).args(job.args()), limit) {
         Ok(Finished::Exited(o)) if o.status.success() => {
             match serde_json::from_slice::<Value>(&o.stdout) {
-                Ok(v) => flatten("", &v, &mut row),
+                Ok(v) => {
+                    flatten("", &v, &mut row);
+                    add_lmf_dynamics(&mut row);
+                }
                 Err(e) => {
                     row.insert("error".into(), format!("unreadable JSON: {e}").into());
                 }
@@ -324,6 +327,36 @@ pub fn add_speedup(rows: &mut [Map<String, Value>]) {
         r.insert("oracle_median_s".into(), median.into());
         r.insert("speedup".into(), (median / t.max(1e-9)).into());
     }
+}
+
+/// PMOD's dynamics as Yesil et al.'s Table 6 gives them: `lmf_path`, the values lmf took
+/// (`0-10-11`), and `first_merge_share`, the share of the tasks popped before the first merge
+/// (null without a merge).
+fn add_lmf_dynamics(row: &mut Map<String, Value>) {
+    let Some(before) = number(row, "stats.scheduler.tasks_before_first_merge") else {
+        return;
+    };
+    let lmf: Vec<(u64, u64)> = match row.get("stats.events") {
+        Some(Value::Array(events)) => events
+            .iter()
+            .filter(|e| e["name"] == "lmf")
+            .filter_map(|e| Some((e["old"].as_u64()?, e["new"].as_u64()?)))
+            .collect(),
+        _ => vec![],
+    };
+    let start = lmf
+        .first()
+        .map_or(number(row, "params.lmf").unwrap_or(0.0) as u64, |e| e.0);
+    let path: Vec<String> = std::iter::once(start)
+        .chain(lmf.iter().map(|e| e.1))
+        .map(|v| v.to_string())
+        .collect();
+    row.insert("lmf_path".into(), path.join("-").into());
+    let share = match (lmf.is_empty(), number(row, "stats.tasks")) {
+        (false, Some(tasks)) if tasks > 0.0 => Value::from(before / tasks),
+        _ => Value::Null,
+    };
+    row.insert("first_merge_share".into(), share);
 }
 
 /// Arrays kept in a result for the figures that draw them (the CSV leaves them out).

@@ -22,6 +22,9 @@ pub struct Spec {
     pub figures: Vec<Figure>,
     #[serde(default, rename = "ratio_table")]
     pub ratio_tables: Vec<RatioTable>,
+    /// Result fields the printed table shows after its own columns (e.g. `lmf_path`).
+    #[serde(default)]
+    pub columns: Vec<String>,
 }
 
 /// PMOD Table 5's summary (Yesil et al., SC'19): within each group (an application on a

@@ -1,33 +1,42 @@
 //! `pmod`, Priority Merging On Demand (the PMOD paper, Yesil et al., SC'19, §4): obim whose
-//! priority-to-bag mapping adapts at run time, so no `delta` needs tuning.
+//! priority-to-bag mapping adapts at run time, so no `delta` needs tuning. It follows the
+//! authors' implementation, `Galois-2.2.1/include/Galois/WorkList/AdaptiveObim.h` of
+//! github.com/serifyesil/PMOD, where that differs from the paper's figures.
 //!
-//! * **Bags** are keyed by `(p >> lmf, lmf)`, where `lmf` (log2 of the merging factor) is the
-//!   value current when the task was pushed. Bags are ordered as §4.2 says: shift both to the
-//!   larger lmf and compare; on a tie the smaller lmf goes first. That order is the order of
-//!   `(last priority the bag covers, lmf)`, the [`Level`] key used here: two bags cover aligned
-//!   power-of-two ranges, which are nested or disjoint, and the rule puts the inner (or
-//!   earlier) range first.
-//! * **Counters** (Figure 3): every Enq counts and widens the recent priority range
-//!   `[MinB, MaxB]`; every Deq counts; a synchronizing Deq (the worker's current bag ran dry and
-//!   it goes to the map) counts and runs `mergeCheck`, then, if lmf did not change,
-//!   `unmergeCheck` (Figure 4). Workers count locally and add to shared totals every
-//!   [`FLUSH_EVERY`] events; a change of lmf starts a new epoch that zeroes the totals, and
-//!   local counts from an older epoch are dropped. (Idle re-probes of an empty scheduler are not
-//!   synchronizing Deqs: they would read as "too many queues" while there is simply no work.)
-//! * **mergeCheck**: if `nSyncDeqs / nDeqs > Freq_global` (= 1/chunk) and the tasks per group,
-//!   `nEnqs / ((MaxB >> lmf) - (MinB >> lmf))`, are fewer than `MinDensity`, lmf grows by
-//!   `floor(log2(MinDensity / fill))`. **unmergeCheck**: if more than `MaxPops` Deqs came from
-//!   one group and fewer than `Min_queues` groups cover the range, lmf shrinks by
-//!   `floor(log2(Min_queues / groups))`, provided the pushes are dense (below). Decisions wait
-//!   for at least `chunk` Deqs since the last change, so a ratio is never taken over a
-//!   handful of events, and every merge doubles that wait (as Galois' implementation does).
+//! * **Bags** are keyed by `(p >> lmf, lmf)`, where `lmf` (log2 of the merging factor, the
+//!   file's `delta`) is the value current when the task was pushed. Bags are ordered as §4.2
+//!   says: shift both to the larger lmf and compare; on a tie the smaller lmf goes first. That
+//!   order is the order of `(last priority the bag covers, lmf)`, the [`Level`] key used
+//!   here: two bags cover aligned power-of-two ranges, which are nested or disjoint, and the
+//!   rule puts the inner (or earlier) range first.
+//! * **The window.** Every worker counts its pushes and the smallest and largest priority it
+//!   pushed since the last check. Worker 0 alone checks (the file's thread 0): it counts its
+//!   own pops (every pop call, the failed ones too) and its slow pops (every pop that finds its
+//!   current bag empty and goes to the map, idle re-probes included). When its pops exceed the
+//!   check period (`chunk` at first) and more than one pop in `chunk` was slow (Freq_global =
+//!   1/chunk), it sums every worker's window and resets all of them, merge or not.
+//! * **The merge.** If the pushes per covered group, `pushes / ((max >> lmf) - (min >> lmf))`,
+//!   are fewer than `min_density` (`chunk / 2`), lmf grows by `floor(log2(chunk / that
+//!   ratio))`, and the check period doubles. A window whose priorities fit one group, or that
+//!   saw no push, merges nothing.
+//! * **No unmerge by default**: the file's `UNMERGE_ENABLED` is commented out, so the published
+//!   PMOD's lmf only grows. `unmerge=1` adds the paper's unmergeCheck (Figure 4) with the file's
+//!   push-density guard (below), checked by worker 0 when its pops exceed the period and
+//!   merging is not due.
 //! * Every change of lmf is recorded (time, old, new) and reported through
-//!   [`Scheduler::events`](crate::Scheduler::events).
-//! * **Push-density guard** (Galois' implementation, not the paper's figure): unmerging also
-//!   needs more than `unmerge_density` (4 * chunk) pushes per group since the last change.
+//!   [`Scheduler::events`](crate::Scheduler::events); the counter `tasks_before_first_merge`
+//!   counts the tasks popped while lmf kept its starting value (all of them without a merge).
 //!
-//! Thresholds default to the paper's: Freq_global = 1/chunk, MaxPops = 4 * chunk,
-//! MinDensity = 64, Min_queues = 16, lmf starts at 0.
+//! Where ordo differs from the file: the windows live in one cache line per worker, written
+//! by its owner alone, and a check resets them by starting a new window (each worker zeroes
+//! its counts at its next push) instead of locking every worker; a push racing with a check
+//! may land in either window. The unmerge check reads every worker's window (the file reads
+//! thread 0's alone). The file's indices are `int` (the application's priority); ordo's are
+//! `u64`.
+//!
+//! Thresholds default to the file's: Freq_global = 1/chunk, a merge below `chunk / 2` pushes
+//! per group, the period `chunk` doubling at each merge, lmf starting at 0; for `unmerge=1`,
+//! MaxPops = 4 * chunk, Min_queues = 16, and the guard of 4 * chunk pushes per group.
 
 use crate::contract::{Event, Task};
 use crate::obim::leveling::Leveling;
@@ -39,18 +48,18 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Local events between two flushes of a worker's counters into the shared totals.
-pub const FLUSH_EVERY: u64 = 64;
-
 #[derive(Debug, Clone)]
 pub struct PmodConfig {
     pub chunk: usize,
-    pub min_density: u64,
+    /// Merge when fewer pushes than this per covered group; `None`: chunk / 2.
+    pub min_density: Option<u64>,
+    /// Whether lmf may also shrink (the paper's unmergeCheck; off in the authors' code).
+    pub unmerge: bool,
     pub min_queues: u64,
     /// `None`: 4 * chunk.
     pub max_pops: Option<u64>,
-    /// Unmerge only with more pushes than this per group since the last change; `None`:
-    /// 4 * chunk (Galois' guard).
+    /// Unmerge only with more pushes than this per group in the window; `None`: 4 * chunk
+    /// (the authors' guard).
     pub unmerge_density: Option<u64>,
     /// lmf at the start.
     pub lmf: u32,
@@ -60,7 +69,8 @@ impl Default for PmodConfig {
     fn default() -> Self {
         PmodConfig {
             chunk: 64,
-            min_density: 64,
+            min_density: None,
+            unmerge: false,
             min_queues: 16,
             max_pops: None,
             unmerge_density: None,
@@ -70,6 +80,10 @@ impl Default for PmodConfig {
 }
 
 impl PmodConfig {
+    pub fn min_density(&self) -> u64 {
+        self.min_density.unwrap_or(self.chunk as u64 / 2)
+    }
+
     pub fn max_pops(&self) -> u64 {
         self.max_pops.unwrap_or(4 * self.chunk as u64)
     }
@@ -82,38 +96,45 @@ impl PmodConfig {
 impl Config for PmodConfig {
     const NAME: &'static str = "pmod";
     const SUMMARY: &'static str =
-        "obim that merges and unmerges priorities on demand: no delta to tune (Yesil et al. §4)";
+        "obim that merges priorities on demand: no delta to tune (Yesil et al. §4; the authors' AdaptiveObim.h)";
 
     fn describe(&self) -> Vec<ParamInfo> {
         vec![
             ParamInfo {
                 key: "chunk",
                 default: self.chunk.to_string(),
-                doc: "tasks per chunk; Freq_global = 1/chunk",
+                doc: "tasks per chunk; Freq_global = 1/chunk; the first check period",
             },
             ParamInfo {
                 key: "min_density",
-                default: self.min_density.to_string(),
-                doc: "merge when fewer tasks than this per priority group",
+                default: self
+                    .min_density
+                    .map_or("chunk/2".to_string(), |m| m.to_string()),
+                doc: "merge when fewer pushes than this per priority group",
+            },
+            ParamInfo {
+                key: "unmerge",
+                default: (self.unmerge as u8).to_string(),
+                doc: "1: lmf may also shrink (the paper's unmergeCheck; off in the authors' code)",
             },
             ParamInfo {
                 key: "min_queues",
                 default: self.min_queues.to_string(),
-                doc: "unmerge when fewer groups than this cover the recent range",
+                doc: "with unmerge=1: unmerge when fewer groups than this cover the window",
             },
             ParamInfo {
                 key: "max_pops",
                 default: self
                     .max_pops
                     .map_or("4*chunk".to_string(), |m| m.to_string()),
-                doc: "consider unmerging after this many pops from one group",
+                doc: "with unmerge=1: consider unmerging after this many pops from one group",
             },
             ParamInfo {
                 key: "unmerge_density",
                 default: self
                     .unmerge_density
                     .map_or("4*chunk".to_string(), |m| m.to_string()),
-                doc: "unmerge only with more pushes than this per group (Galois' guard; 0: off)",
+                doc: "with unmerge=1: only with more pushes than this per group (0: off)",
             },
             ParamInfo {
                 key: "lmf",
@@ -126,7 +147,9 @@ impl Config for PmodConfig {
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match key {
             "chunk" => self.chunk = parse_in::<Self>(key, value, 1..=1 << 16)? as usize,
-            "min_density" => self.min_density = parse_in::<Self>(key, value, 1..=1 << 30)?,
+            "min_density" if value.trim() == "chunk/2" => self.min_density = None,
+            "min_density" => self.min_density = Some(parse_in::<Self>(key, value, 1..=1 << 30)?),
+            "unmerge" => self.unmerge = parse_in::<Self>(key, value, 0..=1)? == 1,
             "min_queues" => self.min_queues = parse_in::<Self>(key, value, 1..=1 << 30)?,
             "max_pops" if value.trim() == "4*chunk" => self.max_pops = None,
             "max_pops" => self.max_pops = Some(parse_in::<Self>(key, value, 1..=1 << 40)?),
@@ -155,102 +178,83 @@ pub fn level_of(priority: u64, lmf: u32) -> Level {
     (last << 8) | lmf as u128
 }
 
-/// Shared totals since the last lmf change.
+/// One worker's window, written by that worker alone and read by the checking worker.
+///
+/// Orderings: a worker that starts a window stores its zeroed counts and then the window's
+/// number (Release); the checker reads the number (Acquire) before the counts, so a slot it
+/// counts holds that window's counts or later ones of the same window. The counts are a
+/// statistic: a push racing with a check lands in either window.
 #[derive(Debug)]
-struct Totals {
-    deqs: AtomicU64,
-    sync_deqs: AtomicU64,
-    enqs: AtomicU64,
-    min_b: AtomicU64,
-    max_b: AtomicU64,
+struct Slot {
+    window: AtomicU64,
+    pushes: AtomicU64,
+    min: AtomicU64,
+    max: AtomicU64,
 }
 
-impl Totals {
+impl Slot {
     fn new() -> Self {
-        Totals {
-            deqs: AtomicU64::new(0),
-            sync_deqs: AtomicU64::new(0),
-            enqs: AtomicU64::new(0),
-            min_b: AtomicU64::new(u64::MAX),
-            max_b: AtomicU64::new(0),
+        Slot {
+            window: AtomicU64::new(0),
+            pushes: AtomicU64::new(0),
+            min: AtomicU64::new(u64::MAX),
+            max: AtomicU64::new(0),
         }
     }
-
-    fn reset(&self) {
-        self.deqs.store(0, Ordering::Relaxed);
-        self.sync_deqs.store(0, Ordering::Relaxed);
-        self.enqs.store(0, Ordering::Relaxed);
-        self.min_b.store(u64::MAX, Ordering::Relaxed);
-        self.max_b.store(0, Ordering::Relaxed);
-    }
 }
 
-/// PMOD's leveling policy: the adaptive lmf and its counters.
+/// The windows summed: pushes and the smallest and largest priority pushed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub pushes: u64,
+    pub min: u64,
+    pub max: u64,
+}
+
+/// PMOD's leveling policy: the adaptive lmf and its windows.
 pub struct PmodLeveling {
     cfg: PmodConfig,
     lmf: CachePadded<AtomicU32>,
-    epoch: CachePadded<AtomicU64>,
-    totals: CachePadded<Totals>,
-    /// One decision at a time; a worker that finds it taken skips its check. It guards the
-    /// Deqs a decision waits for since the last change: `chunk`, doubled by every merge
-    /// (Galois' implementation does the same), so lmf settles instead of oscillating.
-    deciding: Mutex<u64>,
+    /// The current window's number: the checking worker starts a new one at every check.
+    window: CachePadded<AtomicU64>,
+    slots: Box<[CachePadded<Slot>]>,
     trace: Mutex<Vec<Event>>,
     start: Instant,
 }
 
-/// A worker's counts since its last flush.
+/// A worker's side of PMOD: its window, and the checking worker's pop counts.
 #[derive(Debug)]
 pub struct PmodLocal {
-    epoch: u64,
-    deqs: u64,
-    sync_deqs: u64,
-    enqs: u64,
-    min_b: u64,
-    max_b: u64,
-    pending: u64,
+    worker: usize,
+    /// The window its counts belong to.
+    window: u64,
+    pushes: u64,
+    min: u64,
+    max: u64,
+    /// Pop calls and slow pops since the last check (the checking worker's `sinceLastFix` and
+    /// `slowPopsLastPeriod`).
+    pops: u64,
+    slow_pops: u64,
+    /// The checking worker's period: pops between checks, doubled by every merge.
+    period: u64,
     /// Pops from the current group since the worker last went to the map.
     pops_in_group: u64,
+    tasks: u64,
+    /// `tasks` when the worker first saw lmf change.
+    tasks_before_merge: Option<u64>,
     merges: u64,
     unmerges: u64,
 }
 
-impl Default for PmodLocal {
-    fn default() -> Self {
-        PmodLocal {
-            epoch: 0,
-            deqs: 0,
-            sync_deqs: 0,
-            enqs: 0,
-            min_b: u64::MAX,
-            max_b: 0,
-            pending: 0,
-            pops_in_group: 0,
-            merges: 0,
-            unmerges: 0,
-        }
-    }
-}
-
-impl PmodLocal {
-    fn clear_counts(&mut self) {
-        self.deqs = 0;
-        self.sync_deqs = 0;
-        self.enqs = 0;
-        self.min_b = u64::MAX;
-        self.max_b = 0;
-        self.pending = 0;
-    }
-}
-
 impl PmodLeveling {
-    pub fn new(cfg: &PmodConfig) -> Self {
+    pub fn new(cfg: &PmodConfig, workers: usize) -> Self {
         PmodLeveling {
             cfg: cfg.clone(),
             lmf: CachePadded::new(AtomicU32::new(cfg.lmf)),
-            epoch: CachePadded::new(AtomicU64::new(0)),
-            totals: CachePadded::new(Totals::new()),
-            deciding: Mutex::new(cfg.chunk as u64),
+            window: CachePadded::new(AtomicU64::new(0)),
+            slots: (0..workers.max(1))
+                .map(|_| CachePadded::new(Slot::new()))
+                .collect(),
             trace: Mutex::new(Vec::new()),
             start: Instant::now(),
         }
@@ -261,123 +265,107 @@ impl PmodLeveling {
         self.lmf.load(Ordering::Relaxed)
     }
 
-    /// Adds a worker's counts to the totals of its epoch (dropped if lmf changed since).
-    ///
-    /// Every access to `lmf`, `epoch` and the totals is Relaxed: they are statistics and a
-    /// hint, and no other memory is published through them. A flush racing with a decision
-    /// can add a few counts of the old epoch to the new totals (the epoch is read before the
-    /// adds); that skews one ratio slightly, as the paper's unsynchronized counters would.
-    fn flush(&self, l: &mut PmodLocal) {
-        let epoch = self.epoch.load(Ordering::Relaxed);
-        if l.epoch == epoch {
-            let t = &self.totals;
-            t.deqs.fetch_add(l.deqs, Ordering::Relaxed);
-            t.sync_deqs.fetch_add(l.sync_deqs, Ordering::Relaxed);
-            t.enqs.fetch_add(l.enqs, Ordering::Relaxed);
-            if l.enqs > 0 {
-                t.min_b.fetch_min(l.min_b, Ordering::Relaxed);
-                t.max_b.fetch_max(l.max_b, Ordering::Relaxed);
-            }
-        }
-        l.epoch = epoch;
-        l.clear_counts();
-    }
-
-    #[inline(always)]
-    fn tick(&self, l: &mut PmodLocal) {
-        l.pending += 1;
-        if l.pending >= FLUSH_EVERY {
-            self.flush(l);
+    /// Notes the tasks popped before lmf first changed.
+    fn note_merge(&self, l: &mut PmodLocal) {
+        if l.tasks_before_merge.is_none() && self.lmf() != self.cfg.lmf {
+            l.tasks_before_merge = Some(l.tasks);
         }
     }
 
-    /// Figures 3-4: the checks of a synchronizing dequeue.
-    fn decide(&self, l: &mut PmodLocal) {
-        let Ok(mut patience) = self.deciding.try_lock() else {
-            return;
+    /// Every worker's counts in the current window.
+    fn window_totals(&self) -> Window {
+        let current = self.window.load(Ordering::Relaxed);
+        let mut w = Window {
+            pushes: 0,
+            min: u64::MAX,
+            max: 0,
         };
-        let t = &self.totals;
-        let deqs = t.deqs.load(Ordering::Relaxed);
-        let sync_deqs = t.sync_deqs.load(Ordering::Relaxed);
-        let enqs = t.enqs.load(Ordering::Relaxed);
-        let (min_b, max_b) = (
-            t.min_b.load(Ordering::Relaxed),
-            t.max_b.load(Ordering::Relaxed),
-        );
-        if deqs < *patience || enqs == 0 || min_b > max_b {
+        for slot in self.slots.iter() {
+            if slot.window.load(Ordering::Acquire) != current {
+                continue;
+            }
+            w.pushes += slot.pushes.load(Ordering::Relaxed);
+            w.min = w.min.min(slot.min.load(Ordering::Relaxed));
+            w.max = w.max.max(slot.max.load(Ordering::Relaxed));
+        }
+        w
+    }
+
+    /// Starts a new window for every worker (each zeroes its counts at its next push).
+    fn reset_windows(&self, l: &mut PmodLocal) {
+        self.window.fetch_add(1, Ordering::Relaxed);
+        l.pops = 0;
+        l.slow_pops = 0;
+    }
+
+    fn set_lmf(&self, old: u32, new: u32) {
+        self.lmf.store(new, Ordering::Relaxed);
+        let mut trace = self.trace.lock().unwrap_or_else(|e| e.into_inner());
+        trace.push(Event {
+            time_ns: self.start.elapsed().as_nanos() as u64,
+            name: "lmf",
+            old: old as u64,
+            new: new as u64,
+        });
+    }
+
+    /// The checking worker's decision after a slow pop (`AdaptiveObim.h`, `slowPop`).
+    fn check(&self, l: &mut PmodLocal) {
+        if l.pops <= l.period {
             return;
         }
         let lmf = self.lmf();
-        let new = merge_check(&self.cfg, lmf, deqs, sync_deqs, enqs, min_b, max_b)
-            .or_else(|| unmerge_check(&self.cfg, lmf, l.pops_in_group, enqs, min_b, max_b));
-        if let Some(new) = new {
-            if new > lmf {
+        if l.slow_pops.saturating_mul(self.cfg.chunk as u64) > l.pops {
+            let window = self.window_totals();
+            self.reset_windows(l);
+            if let Some(new) = merge_check(&self.cfg, lmf, window) {
                 l.merges += 1;
-                *patience = patience.saturating_mul(2);
-            } else {
-                l.unmerges += 1;
+                l.period = l.period.saturating_mul(2);
+                self.set_lmf(lmf, new);
             }
-            self.epoch.fetch_add(1, Ordering::Relaxed);
-            t.reset();
-            self.lmf.store(new, Ordering::Relaxed);
-            let mut trace = self.trace.lock().unwrap_or_else(|e| e.into_inner());
-            trace.push(Event {
-                time_ns: self.start.elapsed().as_nanos() as u64,
-                name: "lmf",
-                old: lmf as u64,
-                new: new as u64,
-            });
+        } else if self.cfg.unmerge && lmf > 0 {
+            let window = self.window_totals();
+            if let Some(new) = unmerge_check(&self.cfg, lmf, l.pops_in_group, window) {
+                self.reset_windows(l);
+                l.unmerges += 1;
+                self.set_lmf(lmf, new);
+            }
         }
     }
 }
 
-/// Groups of `2^lmf` priorities covering `[min_b, max_b]` (Figure 4's Numqueues, at least 1).
-fn groups(lmf: u32, min_b: u64, max_b: u64) -> u64 {
-    ((max_b >> lmf) - (min_b >> lmf)).max(1)
-}
-
-/// Figure 4, mergeCheck: the new lmf, if merging is due.
-pub fn merge_check(
-    cfg: &PmodConfig,
-    lmf: u32,
-    deqs: u64,
-    sync_deqs: u64,
-    enqs: u64,
-    min_b: u64,
-    max_b: u64,
-) -> Option<u32> {
-    // nSyncDeqs / nDeqs <= Freq_global = 1 / chunk: the map is rarely needed.
-    if sync_deqs.saturating_mul(cfg.chunk as u64) <= deqs || lmf >= MAX_LMF {
+/// The merge of `AdaptiveObim.h`: the new lmf, if the window's pushes per covered group are
+/// fewer than `min_density`.
+pub fn merge_check(cfg: &PmodConfig, lmf: u32, w: Window) -> Option<u32> {
+    if w.pushes == 0 || w.min > w.max || lmf >= MAX_LMF {
         return None;
     }
-    let fill = enqs as f64 / groups(lmf, min_b, max_b) as f64;
-    if fill >= cfg.min_density as f64 {
+    let groups = (w.max >> lmf) - (w.min >> lmf);
+    if groups == 0 {
         return None;
     }
-    let step = (cfg.min_density as f64 / fill).log2().floor() as u32;
+    let fill = w.pushes as f64 / groups as f64;
+    if fill >= cfg.min_density() as f64 {
+        return None;
+    }
+    let step = (cfg.chunk as f64 / fill).log2().floor() as u32;
     (step > 0).then(|| (lmf + step).min(MAX_LMF))
 }
 
-/// Figure 4, unmergeCheck: the new lmf, if unmerging is due.
+/// Figure 4's unmergeCheck (with `unmerge=1`): the new lmf, if more than `max_pops` pops came
+/// from one group since the last slow pop and fewer than `min_queues` groups cover the
+/// window.
 ///
-/// With the push-density guard of Galois' implementation (`AdaptiveObim.h`), which the paper's
-/// figure does not show: unmerge only while the pushes since the last change are dense, more
-/// than [`PmodConfig::unmerge_density`] per group of the range. Without it, the sparse tail of
-/// a run (few pushes, many pops from one group) unmerges, the next synchronizing pops merge
-/// again, and lmf flips between 13 and 9-10 about 280 times on NY at 1 thread.
-pub fn unmerge_check(
-    cfg: &PmodConfig,
-    lmf: u32,
-    pops_in_group: u64,
-    enqs: u64,
-    min_b: u64,
-    max_b: u64,
-) -> Option<u32> {
-    if pops_in_group <= cfg.max_pops() || lmf == 0 {
+/// With the push-density guard of `AdaptiveObim.h`, which the paper's figure does not show:
+/// unmerge only while the window's pushes are dense, more than
+/// [`PmodConfig::unmerge_density`] per group. Without it, the sparse tail of a run (few
+/// pushes, many pops from one group) unmerges and the next checks merge again.
+pub fn unmerge_check(cfg: &PmodConfig, lmf: u32, pops_in_group: u64, w: Window) -> Option<u32> {
+    if pops_in_group <= cfg.max_pops() || lmf == 0 || w.pushes == 0 || w.min > w.max {
         return None;
     }
-    let n = groups(lmf, min_b, max_b);
-    if n >= cfg.min_queues || enqs <= cfg.unmerge_density() * n {
+    let n = ((w.max >> lmf) - (w.min >> lmf)).max(1);
+    if n >= cfg.min_queues || w.pushes <= cfg.unmerge_density() * n {
         return None;
     }
     let step = (cfg.min_queues as f64 / n as f64).log2().floor() as u32;
@@ -388,16 +376,50 @@ impl Leveling for PmodLeveling {
     type Level = Level;
     type Local = PmodLocal;
 
+    fn local(&self, worker: usize) -> PmodLocal {
+        PmodLocal {
+            worker,
+            window: u64::MAX,
+            pushes: 0,
+            min: u64::MAX,
+            max: 0,
+            pops: 0,
+            slow_pops: 0,
+            period: self.cfg.chunk as u64,
+            pops_in_group: 0,
+            tasks: 0,
+            tasks_before_merge: None,
+            merges: 0,
+            unmerges: 0,
+        }
+    }
+
     #[inline(always)]
     fn level(&self, l: &mut PmodLocal, priority: u64) -> Level {
-        l.enqs += 1;
-        l.min_b = l.min_b.min(priority);
-        l.max_b = l.max_b.max(priority);
-        self.tick(l);
+        let slot = &self.slots[l.worker % self.slots.len()];
+        let window = self.window.load(Ordering::Relaxed);
+        if window != l.window {
+            self.note_merge(l);
+            (l.window, l.pushes, l.min, l.max) = (window, 0, u64::MAX, 0);
+            slot.min.store(u64::MAX, Ordering::Relaxed);
+            slot.max.store(0, Ordering::Relaxed);
+            slot.pushes.store(0, Ordering::Relaxed);
+            slot.window.store(window, Ordering::Release);
+        }
+        l.pushes += 1;
+        slot.pushes.store(l.pushes, Ordering::Relaxed);
+        if priority < l.min {
+            l.min = priority;
+            slot.min.store(priority, Ordering::Relaxed);
+        }
+        if priority > l.max {
+            l.max = priority;
+            slot.max.store(priority, Ordering::Relaxed);
+        }
         // Relaxed: any lmf gives a valid key (bags stay totally ordered); a push that misses
         // a change by a moment lands in a group of the previous size, which §4.2's order
         // handles.
-        level_of(priority, self.lmf.load(Ordering::Relaxed))
+        level_of(priority, self.lmf())
     }
 
     #[inline(always)]
@@ -412,22 +434,32 @@ impl Leveling for PmodLeveling {
 
     #[inline(always)]
     fn on_pop(&self, l: &mut PmodLocal) {
-        l.deqs += 1;
+        l.pops += 1;
         l.pops_in_group += 1;
-        self.tick(l);
+        l.tasks += 1;
     }
 
-    fn on_sync_pop(&self, l: &mut PmodLocal) {
-        l.deqs += 1;
-        l.sync_deqs += 1;
-        self.flush(l);
-        self.decide(l);
+    fn on_slow_pop(&self, l: &mut PmodLocal, found: bool) {
+        l.pops += 1;
+        l.slow_pops += 1;
+        l.tasks += found as u64;
+        self.note_merge(l);
+        if l.worker == 0 {
+            self.check(l);
+        }
         l.pops_in_group = 0;
     }
 
     fn drain_counters(&self, l: &mut PmodLocal) -> Vec<(&'static str, u64)> {
-        self.flush(l);
-        vec![("lmf_merges", l.merges), ("lmf_unmerges", l.unmerges)]
+        self.note_merge(l);
+        vec![
+            ("lmf_merges", l.merges),
+            ("lmf_unmerges", l.unmerges),
+            (
+                "tasks_before_first_merge",
+                l.tasks_before_merge.unwrap_or(l.tasks),
+            ),
+        ]
     }
 
     fn events(&self) -> Vec<Event> {
@@ -446,7 +478,7 @@ pub fn new<T: Task>(cfg: &PmodConfig, workers: usize, topo: &Topology) -> Pmod<T
         bags: BagKind::Distributed,
         backscan_prevention: true,
     };
-    Obim::with_leveling(&engine, PmodLeveling::new(cfg), workers, topo)
+    Obim::with_leveling(&engine, PmodLeveling::new(cfg, workers), workers, topo)
 }
 
 #[cfg(test)]
@@ -493,29 +525,103 @@ mod tests {
         assert!(level_of(u64::MAX, 0) < level_of(u64::MAX, 63));
     }
 
+    fn window(pushes: u64, min: u64, max: u64) -> Window {
+        Window { pushes, min, max }
+    }
+
     #[test]
-    fn merge_and_unmerge_checks_follow_figure_4() {
+    fn merge_and_unmerge_checks_follow_the_authors_code() {
         let cfg = PmodConfig::default();
-        // Half the dequeues synchronize, 100 tasks over 1000 priorities: fill 0.1 per group,
-        // log2(64 / 0.1) = 9.3, so lmf grows by 9.
-        assert_eq!(merge_check(&cfg, 0, 100, 50, 100, 0, 1000), Some(9));
-        // Rare synchronizing dequeues (<= 1/64): no merge.
-        assert_eq!(merge_check(&cfg, 0, 6400, 100, 100, 0, 1000), None);
-        // Dense enough: no merge.
-        assert_eq!(merge_check(&cfg, 0, 100, 50, 64_000, 0, 1000), None);
-        // 300 pops from one group, range covered by 2 groups at lmf 6, 1000 pushes (more
-        // than 4 * 64 per group): log2(16/2) = 3.
-        assert_eq!(unmerge_check(&cfg, 6, 300, 1000, 0, 128), Some(3));
-        assert_eq!(unmerge_check(&cfg, 6, 256, 1000, 0, 128), None);
-        assert_eq!(unmerge_check(&cfg, 2, 300, 1000, 0, 128), None);
-        assert_eq!(unmerge_check(&cfg, 1, 300, 1000, 0, 1), Some(0));
+        // 100 pushes over 1000 groups: 0.1 per group, log2(64 / 0.1) = 9.3, so lmf grows by 9.
+        assert_eq!(merge_check(&cfg, 0, window(100, 0, 1000)), Some(9));
+        // 31 per group is below chunk / 2 = 32: one step (log2(64 / 31) = 1.05).
+        assert_eq!(merge_check(&cfg, 0, window(31_000, 0, 1000)), Some(1));
+        assert_eq!(merge_check(&cfg, 0, window(32_000, 0, 1000)), None);
+        // At lmf 3 the same range covers 125 groups.
+        assert_eq!(merge_check(&cfg, 3, window(100, 0, 1000)), Some(3 + 6));
+        // Priorities within one group, or no push: nothing to merge.
+        assert_eq!(merge_check(&cfg, 4, window(5, 16, 31)), None);
+        assert_eq!(merge_check(&cfg, 0, window(0, u64::MAX, 0)), None);
+        let denser = PmodConfig {
+            min_density: Some(64),
+            ..cfg.clone()
+        };
+        assert_eq!(merge_check(&denser, 0, window(40_000, 0, 1000)), None);
+        assert_eq!(merge_check(&denser, 0, window(32_000, 0, 1000)), Some(1));
+        // Unmerging: 300 pops from one group, the window covered by 2 groups at lmf 6, 1000
+        // pushes (more than 4 * 64 per group): log2(16 / 2) = 3.
+        assert_eq!(unmerge_check(&cfg, 6, 300, window(1000, 0, 128)), Some(3));
+        assert_eq!(unmerge_check(&cfg, 6, 256, window(1000, 0, 128)), None);
+        assert_eq!(unmerge_check(&cfg, 2, 300, window(1000, 0, 128)), None);
+        assert_eq!(unmerge_check(&cfg, 1, 300, window(1000, 0, 1)), Some(0));
         // The push-density guard: 512 pushes over 2 groups is not more than 256 per group.
-        assert_eq!(unmerge_check(&cfg, 6, 300, 512, 0, 128), None);
+        assert_eq!(unmerge_check(&cfg, 6, 300, window(512, 0, 128)), None);
         let off = PmodConfig {
             unmerge_density: Some(0),
             ..cfg
         };
-        assert_eq!(unmerge_check(&off, 6, 300, 1, 0, 128), Some(3));
+        assert_eq!(unmerge_check(&off, 6, 300, window(1, 0, 128)), Some(3));
+    }
+
+    /// Pushes `per_priority` tasks at each of `priorities` spread `gap` apart from `base`, then
+    /// pops them all.
+    fn phase(h: &mut impl Handle<u64>, base: u64, priorities: u64, gap: u64, per: u64) -> u64 {
+        for i in 0..priorities {
+            for _ in 0..per {
+                h.push(base + i * gap, base + i * gap);
+            }
+        }
+        let mut popped = 0;
+        while h.pop().is_some() {
+            popped += 1;
+        }
+        popped
+    }
+
+    #[test]
+    fn windows_restart_at_every_check_so_a_dense_start_does_not_decide_the_run() {
+        // A dense start (2000 tasks on each of 8 priorities: no merge), then sparse rounds
+        // (one task per priority): the later windows see only the sparse pushes and merge.
+        let s: Pmod<u64> = new(&PmodConfig::default(), 1, &Topology::synthetic(1, 1));
+        let mut h = s.handle(0);
+        let mut popped = phase(&mut h, 0, 8, 1, 2000);
+        assert_eq!(s.leveling().lmf(), 0, "the dense start merges nothing");
+        for round in 1..=50 {
+            popped += phase(&mut h, round * 100_000, 100, 97, 1);
+        }
+        drop(h);
+        assert_eq!(popped, 16_000 + 5000);
+        assert!(s.leveling().lmf() > 0, "the sparse windows merge");
+        let c = s.counters();
+        assert_eq!(c.get("lmf_unmerges"), 0);
+        assert!(c.get("tasks_before_first_merge") >= 16_000);
+        assert!(c.get("tasks_before_first_merge") < 21_000);
+    }
+
+    #[test]
+    fn lmf_never_shrinks_unless_unmerging_is_asked_for() {
+        // Sparse rounds merge; then dense rounds from a single group pop many tasks from one
+        // bag, which the unmerge check would act on.
+        let run = |cfg: PmodConfig| {
+            let s: Pmod<u64> = new(&cfg, 1, &Topology::synthetic(1, 1));
+            let mut h = s.handle(0);
+            for round in 0..30 {
+                phase(&mut h, round * 1_000_000, 100, 9973, 1);
+            }
+            for round in 30..60 {
+                phase(&mut h, round * 1_000_000, 4, 1 << 20, 2000);
+            }
+            drop(h);
+            s.events()
+        };
+        let events = run(PmodConfig::default());
+        assert!(!events.is_empty());
+        assert!(events.iter().all(|e| e.new > e.old), "{events:?}");
+        let unmerging = run(PmodConfig {
+            unmerge: true,
+            ..PmodConfig::default()
+        });
+        assert!(unmerging.iter().any(|e| e.new < e.old), "{unmerging:?}");
     }
 
     #[test]

@@ -124,8 +124,10 @@ impl App for Pagerank {
             Param::choice(
                 "priority",
                 &["pr", "prd"],
-                "Residual to integer priority for --algo priority: pr (whole part) or prd \
-                 (three decimals), the PR and PR-D of Yesil et al. (SC'19) [default: pr]",
+                "Residual to integer priority for --algo priority: the residual per arc (in + \
+                 out) in units of the threshold, its whole part (pr) or with three decimals \
+                 (prd): the PR and PR-D of Yesil et al. (SC'19), as their code computes them \
+                 [default: pr]",
             )
             .asks_scheduler(),
             Param::float(

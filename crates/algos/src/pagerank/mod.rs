@@ -16,10 +16,15 @@
 //! power iteration that handles dangling nodes explicitly (so the rescaling argument is tested
 //! too).
 //!
-//! **Priorities.** Larger residuals first. The residual is scaled to units of ε and converted
-//! to an integer as Yesil et al. do: PR keeps the whole part, PR-D three decimals too; the
-//! priority is `2^40 - that` (smaller runs first). PR yields few distinct priorities, PR-D
-//! thousands (the case where obim's one bag per priority hurts and PMOD helps, PMOD §6).
+//! **Priorities** (Yesil et al.'s `PRPri`, `apps/pagerank/PageRank.cpp` of
+//! github.com/serifyesil/PMOD): larger residuals per arc first. A node's residual is divided by
+//! its in- plus out-degree and by ε, multiplied by `amp` (1 for PR, 1000 for PR-D, the amps
+//! of the authors' runs) and truncated to an integer; the priority is `2^40 - that` (smaller
+//! runs first). A node is pushed again whenever an add changes its priority (or lifts its
+//! residual over ε), and a task whose node's residual is below ε or no longer has the task's
+//! priority does nothing: the node's task of its current priority is queued. PR yields few
+//! distinct priorities, PR-D thousands (the case where obim's one bag per priority hurts and
+//! PMOD helps, PMOD §6).
 //!
 //! [`pull`] is the pull iteration over in-edges on the frontier executor with the L1-change
 //! stopping rule, the fastest method (what `ordo pagerank` runs by default); residual pushing
@@ -125,15 +130,27 @@ pub fn threshold(n: usize, tolerance: f64) -> f64 {
     (tolerance * n as f64).min((1.0 - DAMPING) / 10.0)
 }
 
-/// The task priority of a node whose residual is `residual` (smaller runs first).
-pub fn priority(residual: f64, eps: f64, kind: PriorityKind) -> u64 {
+/// The task priority of a node with `inout` in- plus out-arcs whose residual is `residual`
+/// (smaller runs first; module docs).
+pub fn priority(residual: f64, eps: f64, inout: u32, kind: PriorityKind) -> u64 {
     const TOP: u64 = 1 << 40;
-    let scaled = residual / eps;
-    let key = match kind {
-        PriorityKind::Pr => scaled,
-        PriorityKind::PrD => scaled * 1000.0,
+    let amp = match kind {
+        PriorityKind::Pr => 1.0,
+        PriorityKind::PrD => 1000.0,
     };
+    let key = residual / inout.max(1) as f64 / eps * amp;
     TOP - (key as u64).min(TOP)
+}
+
+/// Each node's in- plus out-degree.
+fn in_out_degrees(g: &Graph) -> Vec<u32> {
+    let mut d: Vec<u32> = (0..g.num_nodes() as u32)
+        .map(|v| g.out_degree(v) as u32)
+        .collect();
+    for &t in g.targets() {
+        d[t as usize] = d[t as usize].saturating_add(1);
+    }
+    d
 }
 
 /// Scores from the pushed mass `x` (all nodes', or one part of them) given the mass `total`
@@ -175,8 +192,10 @@ pub fn run<S: Scheduler<PrTask>>(
     let start = 1.0 - DAMPING;
     let x: Vec<AtomicF64> = (0..n).map(|_| AtomicF64::new(0.0)).collect();
     let r: Vec<AtomicF64> = (0..n).map(|_| AtomicF64::new(start)).collect();
+    let inout = in_out_degrees(g);
+    let pri = |v: u32, residual: f64| priority(residual, eps, inout[v as usize], kind);
     let initial = (0..n as u32).filter(|_| start >= eps).map(|v| {
-        let p = priority(start, eps, kind);
+        let p = pri(v, start);
         (
             PrTask {
                 node: v,
@@ -188,8 +207,16 @@ pub fn run<S: Scheduler<PrTask>>(
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
         ctx.task_priority(task.priority);
+        let now = r[v as usize].get();
+        // Below ε, or another task of v holds its current priority (module docs).
+        if now < eps || pri(v, now) != task.priority {
+            ctx.count(EMPTY_TAKES, 1);
+            ctx.useless();
+            return;
+        }
         let mass = r[v as usize].take();
         if mass == 0.0 {
+            // Another task of v took it since the check.
             ctx.count(EMPTY_TAKES, 1);
             ctx.useless();
             return;
@@ -202,10 +229,12 @@ pub fn run<S: Scheduler<PrTask>>(
         let share = DAMPING * mass / out.len() as f64;
         for &w in out {
             let before = r[w as usize].add(share);
-            // The add that lifts the residual over ε schedules it; the task takes whatever
-            // has accumulated by the time it runs.
-            if before < eps && before + share >= eps {
-                let p = priority(before + share, eps, kind);
+            let after = before + share;
+            // An add that lifts the residual over ε, or changes the priority above it,
+            // schedules w at its new priority; the task takes whatever has accumulated by the
+            // time it runs.
+            if after >= eps && (before < eps || pri(w, before) != pri(w, after)) {
+                let p = pri(w, after);
                 ctx.push_owned(
                     PrTask {
                         node: w,
@@ -352,4 +381,47 @@ pub fn top(score: &[f64], k: usize) -> Vec<u32> {
     }
     ids.sort_by(order);
     ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ordo_graph::{gen, BuildOptions};
+    use ordo_sched::pmod::{self, PmodConfig};
+    use ordo_sched::Scheduler;
+
+    #[test]
+    fn priorities_are_the_residual_per_arc_in_units_of_eps_times_amp() {
+        let top = 1u64 << 40;
+        // 0.3 / (2 + 1) / 0.01 = 10 (PR), 10000 (PR-D, amp 1000).
+        assert_eq!(priority(0.3, 0.01, 3, PriorityKind::Pr), top - 9);
+        assert_eq!(priority(0.3, 0.01, 3, PriorityKind::PrD), top - 9999);
+        assert_eq!(priority(0.31, 0.01, 3, PriorityKind::Pr), top - 10);
+        // Larger residuals per arc run first; an isolated node counts as one arc.
+        assert!(
+            priority(0.5, 0.01, 2, PriorityKind::Pr) < priority(0.5, 0.01, 4, PriorityKind::Pr)
+        );
+        assert_eq!(
+            priority(0.5, 0.01, 0, PriorityKind::Pr),
+            priority(0.5, 0.01, 1, PriorityKind::Pr)
+        );
+        assert_eq!(priority(1e30, 1e-9, 1, PriorityKind::PrD), 0);
+    }
+
+    #[test]
+    fn pr_d_under_pmod_merges_and_lmf_only_grows() {
+        // Yesil et al.'s Table 6: PR-D's thousands of priorities make PMOD merge.
+        let g = gen::kronecker(12, 8, 3, &BuildOptions::default()).unwrap();
+        let cfg = ExecConfig::new(1);
+        let s = pmod::new(&PmodConfig::default(), 1, &cfg.topology);
+        let out = run(&g, 1e-6, PriorityKind::PrD, &s, &cfg).unwrap();
+        verify(&g, &out).unwrap();
+        let events = s.events();
+        assert!(!events.is_empty(), "PR-D merges");
+        assert!(events.iter().all(|e| e.new > e.old), "{events:?}");
+        // Nodes are pushed again as their priority changes: more tasks than nodes, and the
+        // tasks left behind do nothing.
+        assert!(out.report.total.tasks > g.num_nodes() as u64);
+        assert!(out.empty_takes > 0);
+    }
 }

@@ -2,8 +2,9 @@
 //!
 //! obim shifts the priority right by a fixed `delta` ([`Shift`]); PMOD (`crate::pmod`) changes
 //! the shift at run time and keys bags by `(p >> lmf, lmf)`. Both run on the same bags, map,
-//! and back-scan prevention; the engine calls the hooks below at the points PMOD's Figure 3
-//! names (Enq, fast Deq, synchronizing Deq), and they cost nothing for plain obim.
+//! and back-scan prevention; the engine calls the hooks below at every push, every pop served
+//! from the current bag, and every slow pop (the points where PMOD counts), and they cost
+//! nothing for plain obim.
 
 use crate::contract::Event;
 use std::fmt::Debug;
@@ -12,7 +13,10 @@ pub trait Leveling: Send + Sync + 'static {
     /// A bag's key; bags are visited in increasing key order.
     type Level: Copy + Ord + Send + Sync + Debug;
     /// Per-handle state (PMOD's thread-local counters).
-    type Local: Default;
+    type Local;
+
+    /// The state of worker `worker`'s handle.
+    fn local(&self, worker: usize) -> Self::Local;
 
     /// The level of a task pushed with `priority` (Enq).
     fn level(&self, local: &mut Self::Local, priority: u64) -> Self::Level;
@@ -28,9 +32,10 @@ pub trait Leveling: Send + Sync + 'static {
     #[inline(always)]
     fn on_pop(&self, _local: &mut Self::Local) {}
 
-    /// A pop that found the current bag empty and goes to the map (synchronizing Deq).
+    /// A pop that found no current bag or its current bag empty and went to the map (a slow
+    /// pop, idle re-probes included), after its scan; `found`: the scan found a task.
     #[inline(always)]
-    fn on_sync_pop(&self, _local: &mut Self::Local) {}
+    fn on_slow_pop(&self, _local: &mut Self::Local, _found: bool) {}
 
     /// Counters to report when a handle is dropped.
     fn drain_counters(&self, _local: &mut Self::Local) -> Vec<(&'static str, u64)> {
@@ -52,6 +57,8 @@ pub struct Shift {
 impl Leveling for Shift {
     type Level = u64;
     type Local = ();
+
+    fn local(&self, _worker: usize) {}
 
     #[inline(always)]
     fn level(&self, _: &mut (), priority: u64) -> u64 {

@@ -315,7 +315,7 @@ impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
             failed_scans: 0,
             scanned_since_compaction: 0,
             stats: ObimStats::default(),
-            level_state: L::Local::default(),
+            level_state: self.leveling.local(worker),
         }
     }
 
@@ -470,10 +470,6 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
     #[cold]
     fn slow_pop(&mut self) -> Option<T> {
         self.stats.slow_pops += 1;
-        if self.cur.is_some() {
-            // The current bag ran dry: a synchronizing dequeue. Idle re-probes are not.
-            self.s.leveling.on_sync_pop(&mut self.level_state);
-        }
         self.enter_current();
         self.sync_local();
         let start = if self.s.cfg.backscan_prevention {
@@ -514,6 +510,9 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
         // After publishing where this worker is now, so the levels it just left count as
         // dead for a compaction.
         self.maintain();
+        self.s
+            .leveling
+            .on_slow_pop(&mut self.level_state, task.is_some());
         task
     }
 
