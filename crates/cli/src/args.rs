@@ -10,6 +10,11 @@ pub struct InputArgs {
     pub graph: PathBuf,
     #[command(flatten)]
     pub flags: ordo_graph::InputFlags,
+    /// Renumber the nodes in a random order drawn from SEED once loaded (inputs often come in
+    /// an order with locality that a real input may lack); every node id in and out keeps the
+    /// file's numbering. `ordo convert` writes the shuffled order
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
 }
 
 /// Which scheduler, configured how, on what topology: shared by the applications and

@@ -16,6 +16,8 @@ pub struct LoadedInput {
     pub notes: Vec<String>,
     /// The file name, for reports.
     pub graph_name: String,
+    /// `--shuffle`'s seed, if the nodes were renumbered.
+    pub shuffle: Option<u64>,
 }
 
 pub fn load_options(a: &InputArgs) -> CliResult<LoadOptions> {
@@ -48,8 +50,13 @@ pub fn load(a: &InputArgs) -> CliResult<LoadedInput> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    let graph = match a.shuffle {
+        Some(seed) => loaded.graph.shuffled(seed)?,
+        None => loaded.graph,
+    };
     Ok(LoadedInput {
-        graph: loaded.graph,
+        graph,
+        shuffle: a.shuffle,
         format: loaded.format,
         load_s: start.elapsed().as_secs_f64(),
         weights: opts.build.weights,

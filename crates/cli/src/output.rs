@@ -21,6 +21,7 @@ impl Header {
             "nodes": li.graph.num_nodes(),
             "edges": li.graph.num_edges(),
             "load_s": li.load_s,
+            "shuffle": li.shuffle,
             "repeat": run.repeat,
         }))
     }

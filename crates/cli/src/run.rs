@@ -127,13 +127,15 @@ pub fn exec_error(e: ExecError) -> CliError {
     }
 }
 
-/// Writes `id value` lines with the file's ids; `show` renders node `v`'s value.
+/// Writes `id value` lines with the file's ids, in the file's order; `show` renders node
+/// `v`'s value.
 pub fn write_values(g: &Graph, path: &std::path::Path, show: impl Fn(u32) -> String) -> CliResult {
     use std::io::Write;
     let f = std::fs::File::create(path)
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
     let mut w = std::io::BufWriter::new(f);
-    for v in 0..g.num_nodes() as u32 {
+    for i in 0..g.num_nodes() as u32 {
+        let v = g.node_of_index(i);
         writeln!(w, "{} {}", g.file_id(v), show(v))
             .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
     }

@@ -518,3 +518,86 @@ fn every_app_reports_the_input_graphs_own_counts() {
         assert_eq!(j["edges"], info["edges"], "{args:?}");
     }
 }
+
+/// `--shuffle` renumbers the nodes but every id in and out keeps the file's numbering: the
+/// same sources and sinks by default, the same sampled bc sources, and the same `--out` files
+/// (floats within their rounding), for every application.
+#[test]
+fn shuffled_runs_give_the_files_answers() {
+    let g = amsterdam();
+    let co = amsterdam_coords();
+    let values = |path: &str| -> Vec<(u64, String)> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let (id, v) = l.split_once(' ').unwrap();
+                (id.parse().unwrap(), v.to_string())
+            })
+            .collect()
+    };
+    let close = |a: &str, b: &str| match (a.parse::<f64>(), b.parse::<f64>()) {
+        _ if a == b => true,
+        (Ok(x), Ok(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0),
+        _ => false,
+    };
+    for (app, extra, headline) in [
+        ("sssp", vec![], vec!["dist_sum", "max_dist", "source"]),
+        (
+            "sssp",
+            vec!["--algo", "priority"],
+            vec!["dist_sum", "source"],
+        ),
+        ("bfs", vec![], vec!["level_sum", "max_level", "source"]),
+        (
+            "astar",
+            vec!["--coords", &co, "--target", "5000"],
+            vec!["dist"],
+        ),
+        ("pagerank", vec!["--tolerance", "1e-12"], vec![]),
+        ("cc", vec![], vec!["components", "largest"]),
+        ("kcore", vec![], vec!["max_core", "in_max_core"]),
+        ("mst", vec![], vec!["weight", "forest_edges"]),
+        ("tc", vec![], vec!["triangles"]),
+        ("bc", vec!["--sources", "6"], vec!["source_ids"]),
+        ("pfp", vec![], vec!["flow", "source", "sink", "source_side"]),
+    ] {
+        let mut runs = vec![];
+        for shuffle in [None, Some("7")] {
+            let out = tmp(&format!("shuffle-{app}-{}.txt", shuffle.is_some()));
+            let mut a = vec![app, g.as_str(), "--json", "-t", "2"];
+            a.extend(extra.iter().copied());
+            if !matches!(app, "astar" | "mst" | "tc") {
+                a.extend(["--out", &out]);
+            }
+            if let Some(seed) = shuffle {
+                a.extend(["--shuffle", seed]);
+            }
+            let j = json(&ordo(&a));
+            assert_eq!(j["verified"], true, "{app} {shuffle:?}");
+            assert_eq!(
+                j["shuffle"],
+                shuffle.map_or(serde_json::Value::Null, |s| s
+                    .parse::<u64>()
+                    .unwrap()
+                    .into())
+            );
+            runs.push((j, out));
+        }
+        let ((plain, plain_out), (shuffled, shuffled_out)) = (&runs[0], &runs[1]);
+        for key in &headline {
+            assert_eq!(plain[key], shuffled[key], "{app} {extra:?}: {key}");
+        }
+        if !matches!(app, "astar" | "mst" | "tc") {
+            let (a, b) = (values(plain_out), values(shuffled_out));
+            assert_eq!(a.len(), b.len(), "{app}");
+            for ((ia, va), (ib, vb)) in a.iter().zip(&b) {
+                assert_eq!(ia, ib, "{app}: the --out file in the file's order");
+                assert!(
+                    close(va, vb),
+                    "{app} {extra:?}: node {ia}: {va} against {vb}"
+                );
+            }
+        }
+    }
+}

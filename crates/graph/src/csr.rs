@@ -33,6 +33,29 @@ impl Coords {
     }
 }
 
+/// The file's numbering of a graph whose nodes were renumbered (`Graph::shuffled`): node `v`
+/// is the file's node of index `file_index[v]` (its id less the id base), and the file's
+/// node of index `i` is node `node_of[i]`.
+#[derive(Debug)]
+pub struct Renumbering {
+    pub(crate) file_index: Vec<u32>,
+    node_of: Vec<u32>,
+}
+
+impl Renumbering {
+    /// From each node's file index, a permutation of `0..n`.
+    pub(crate) fn new(file_index: Vec<u32>) -> Renumbering {
+        let mut node_of = vec![0u32; file_index.len()];
+        for (v, &i) in file_index.iter().enumerate() {
+            node_of[i as usize] = v as u32;
+        }
+        Renumbering {
+            file_index,
+            node_of,
+        }
+    }
+}
+
 /// The in-edges of every node (the transpose), built on request.
 #[derive(Debug, Clone)]
 pub struct Transpose {
@@ -54,6 +77,8 @@ pub struct Graph {
     coords: Option<Coords>,
     transpose: Option<Transpose>,
     id_base: IdBase,
+    /// How the file numbers the nodes, when not in their order ([`Graph::shuffled`]).
+    renumbering: Option<std::sync::Arc<Renumbering>>,
     /// [`weight_sum`](Graph::weight_sum), computed on first use (SSSP asks on every run).
     weight_sum: std::sync::OnceLock<u64>,
     /// [`is_symmetric`](Graph::is_symmetric), computed on first use: arcs never change after
@@ -77,6 +102,7 @@ impl Graph {
             coords: None,
             transpose: None,
             id_base,
+            renumbering: None,
             weight_sum: std::sync::OnceLock::new(),
             symmetric: std::sync::OnceLock::new(),
         })
@@ -180,7 +206,11 @@ impl Graph {
 
     /// The id the input file uses for internal node `v`.
     pub fn file_id(&self, v: u32) -> u64 {
-        v as u64 + self.id_base.offset()
+        let index = match &self.renumbering {
+            Some(r) => r.file_index[v as usize],
+            None => v,
+        };
+        index as u64 + self.id_base.offset()
     }
 
     /// The internal node of a file id, or a clear error naming the valid range.
@@ -193,7 +223,29 @@ impl Graph {
                 n + base - 1
             )));
         }
-        Ok((id - base) as u32)
+        Ok(self.node_of_index((id - base) as u32))
+    }
+
+    /// The node the file lists at position `i` (its id less the id base).
+    pub fn node_of_index(&self, i: u32) -> u32 {
+        match &self.renumbering {
+            Some(r) => r.node_of[i as usize],
+            None => i,
+        }
+    }
+
+    /// Whether the nodes are numbered otherwise than the file numbers them.
+    pub fn is_renumbered(&self) -> bool {
+        self.renumbering.is_some()
+    }
+
+    /// The renumbering, for a graph built from this one on the same nodes.
+    pub(crate) fn renumbering(&self) -> Option<std::sync::Arc<Renumbering>> {
+        self.renumbering.clone()
+    }
+
+    pub(crate) fn set_renumbering(&mut self, r: Option<std::sync::Arc<Renumbering>>) {
+        self.renumbering = r;
     }
 
     /// The transpose (in-edges), if it was built.

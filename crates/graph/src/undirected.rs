@@ -32,6 +32,7 @@ pub(crate) fn build(g: &Graph) -> Result<Graph> {
     if let Some(c) = g.coords() {
         view.set_coords(c.xy.to_vec())?;
     }
+    view.set_renumbering(g.renumbering());
     Ok(view)
 }
 

@@ -330,7 +330,7 @@ macro_rules! by_name {
 }
 pub(crate) use by_name;
 
-/// The node the user named as `what`, or the first node when none was named.
+/// The node the user named as `what`, or the file's first node when none was named.
 pub fn node_or_first(
     source: &mut dyn Source,
     what: &str,
@@ -341,7 +341,7 @@ pub fn node_or_first(
         None if source.graph().num_nodes() == 0 => {
             Err(AppError::Input("the graph has no nodes".into()))
         }
-        None => Ok(0),
+        None => Ok(source.graph().node_of_index(0)),
     }
 }
 

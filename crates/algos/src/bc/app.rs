@@ -57,13 +57,14 @@ fn sources_of(source: &mut dyn Source, values: &Values) -> Result<Vec<u32>, AppE
     if let Some(id) = values.int("source") {
         return Ok(vec![source.node("source", id)?]);
     }
-    let n = source.graph().num_nodes();
+    let g = source.graph();
+    let n = g.num_nodes();
     if n == 0 {
         return Err(AppError::Input("the graph has no nodes".into()));
     }
     let spec = values.text("sources").unwrap_or("50").trim();
     if spec == "all" {
-        return Ok((0..n as u32).collect());
+        return Ok((0..n as u32).map(|i| g.node_of_index(i)).collect());
     }
     let usage = |m: String| AppError::Usage(m);
     if !spec.contains(',') {
@@ -75,7 +76,9 @@ fn sources_of(source: &mut dyn Source, values: &Values) -> Result<Vec<u32>, AppE
         if k == 0 {
             return Err(usage("--sources 0: need at least one source".into()));
         }
-        return Ok(bc::sample_sources(n, k, values.int("seed").unwrap_or(1)));
+        // Sampled among the file's positions, so that a renumbered graph runs the same sources.
+        let sample = bc::sample_sources(n, k, values.int("seed").unwrap_or(1));
+        return Ok(sample.into_iter().map(|i| g.node_of_index(i)).collect());
     }
     let mut out = Vec::new();
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {

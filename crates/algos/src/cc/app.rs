@@ -91,10 +91,20 @@ impl App for Cc {
         same(&p.graph, &out.label, expected)
     }
 
-    /// Each node's component as the file's id of its smallest node.
+    /// Each node's component as the file's id of its smallest node (by the file's ids, also
+    /// on a renumbered graph, whose labels are its own smallest nodes).
     fn per_node<'a>(p: &'a P, out: &'a CcOutput) -> Option<PerNode<'a>> {
-        Some(Box::new(|v| {
-            p.graph.file_id(out.label[v as usize]).to_string()
+        let g = &p.graph;
+        if !g.is_renumbered() {
+            return Some(Box::new(|v| g.file_id(out.label[v as usize]).to_string()));
+        }
+        let mut smallest = vec![u64::MAX; g.num_nodes()];
+        for (v, &label) in out.label.iter().enumerate() {
+            let s = &mut smallest[label as usize];
+            *s = (*s).min(g.file_id(v as u32));
+        }
+        Some(Box::new(move |v| {
+            smallest[out.label[v as usize] as usize].to_string()
         }))
     }
 

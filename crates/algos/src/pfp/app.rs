@@ -83,7 +83,7 @@ impl App for Pfp {
         }
         let sink = match values.int("sink") {
             Some(id) => source.node("sink", id)?,
-            None => n as u32 - 1,
+            None => g.node_of_index(n as u32 - 1),
         };
         let source = node_or_first(source, "source", values.int("source"))?;
         if source == sink {

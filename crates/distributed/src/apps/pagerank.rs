@@ -1,5 +1,5 @@
-//! PageRank by residual pushing, as `ordo pagerank` computes it (same definition, threshold
-//! and PR priority; see `ordo_algos::pagerank`): a task takes its node's residual, keeps it,
+//! PageRank by residual pushing, as `ordo pagerank` computes it (same definition and
+//! threshold; see `ordo_algos::pagerank`): a task takes its node's residual, keeps it,
 //! and gives `α r / outdeg` to each out-neighbour; a share for a node on another rank travels
 //! as a record (target, share) and is added there, which schedules a local task when it
 //! lifts the residual over the threshold. Scores are normalized with a global sum.
@@ -28,9 +28,10 @@ pub struct PageRank<'g> {
 }
 
 /// PR priority (the PMOD paper, Yesil et al., SC'19): larger residuals first, the whole part
-/// of residual / ε.
+/// of residual / ε. Not divided by the node's arcs as `ordo pagerank` divides it: a rank has
+/// its nodes' out-arcs at hand, not their in-arcs.
 fn priority(residual: f64, eps: f64) -> u64 {
-    pagerank::priority(residual, eps, PriorityKind::Pr)
+    pagerank::priority(residual, eps, 1, PriorityKind::Pr)
 }
 
 impl<'g> PageRank<'g> {
