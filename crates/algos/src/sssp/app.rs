@@ -193,10 +193,10 @@ impl App for Sssp {
             "stale_tasks": st.stale_tasks,
             "improving_relaxations": st.improving_relaxations,
             "edges_scanned": st.edges_scanned,
-            "work": st.good_relaxations.map(|good| json!({
+            "work": st.good_tasks.map(|good| json!({
                 "good": good,
-                "bad": st.improving_relaxations - good,
-                "empty": st.edges_scanned - st.improving_relaxations,
+                "bad": out.report.total.tasks - st.stale_tasks - good,
+                "empty": st.stale_tasks,
             })),
             "reached": reached,
             "dist_sum": sum as u64,

@@ -251,7 +251,7 @@ fn run_with<D: DistLabel>(
         stale_tasks: run.sum(|c| c.stale),
         improving_relaxations: run.sum(|c| c.improved),
         edges_scanned: run.sum(|c| c.edges),
-        good_relaxations: None,
+        good_tasks: None,
         rounds: run.counts[0].rounds,
         delta: Some(shift.min(63)),
     };

@@ -58,10 +58,12 @@ pub struct SsspStats {
     pub improving_relaxations: u64,
     /// Edges looked at.
     pub edges_scanned: u64,
-    /// Improving relaxations that set a node's final distance (the obim paper's good work, §2.2;
-    /// the rest of the improving ones are its bad work, and the edges that improved nothing
-    /// its empty work). Counted only when the run had an oracle ([`ordo_exec::Probes`]).
-    pub good_relaxations: Option<u64>,
+    /// Tasks that applied a node's final distance: the obim paper's good work (§2.2), whose
+    /// relaxations are update requests applied when they are taken, as Dijkstra's queue applies
+    /// them. The other tasks that were not stale are its bad work (a distance later lowered
+    /// again), and the stale ones its empty work, so an exact order does good and empty work
+    /// only. Counted only when the run had an oracle ([`ordo_exec::Probes`]).
+    pub good_tasks: Option<u64>,
     /// Bucket rounds of [`delta_step`] (0 for the priority-scheduled version).
     pub rounds: u64,
     /// The bucket width [`delta_step`] ran with (`None` for the priority-scheduled version,
@@ -126,8 +128,10 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
             ctx.useless();
             return;
         }
-        if oracle.is_some_and(|f| f[v] != task.dist) {
-            ctx.useless(); // a label that a shorter path overwrites later
+        match oracle {
+            Some(f) if f[v] == task.dist => ctx.count(GOOD, 1),
+            Some(_) => ctx.useless(), // a label that a shorter path overwrites later
+            None => {}
         }
         let (lo, hi) = (offsets[v] as usize, offsets[v + 1] as usize);
         // Sliced once per task, weighted or not outside the loop: no bounds check or
@@ -138,10 +142,9 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
                 out.iter().copied().zip(ws[lo..hi].iter().copied()),
                 task.dist,
                 &dist,
-                oracle,
                 ctx,
             ),
-            None => relax(out.iter().map(|&t| (t, 1)), task.dist, &dist, oracle, ctx),
+            None => relax(out.iter().map(|&t| (t, 1)), task.dist, &dist, ctx),
         };
         ctx.count(IMPROVED, improved);
         ctx.count(EDGES, (hi - lo) as u64);
@@ -150,7 +153,7 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
         stale_tasks: report.total.app[STALE],
         improving_relaxations: report.total.app[IMPROVED],
         edges_scanned: report.total.app[EDGES],
-        good_relaxations: oracle.map(|_| report.total.app[GOOD]),
+        good_tasks: oracle.map(|_| report.total.app[GOOD]),
         rounds: 0,
         delta: None,
     };
@@ -169,7 +172,6 @@ fn relax<D: DistLabel, H: Handle<SsspTask>>(
     edges: impl Iterator<Item = (u32, u32)>,
     d: u64,
     dist: &[D],
-    oracle: Option<&[u64]>,
     ctx: &mut Context<'_, SsspTask, H>,
 ) -> u64 {
     let mut improved = 0;
@@ -177,9 +179,6 @@ fn relax<D: DistLabel, H: Handle<SsspTask>>(
         let nd = d + w as u64;
         if dist[t as usize].lower(nd) {
             improved += 1;
-            if oracle.is_some_and(|f| f[t as usize] == nd) {
-                ctx.count(GOOD, 1);
-            }
             ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
         }
     }
