@@ -2,8 +2,9 @@
 # Creates .venv with what the Python package's build and tests need (maturin, numpy, scipy,
 # networkx, pytest, hypothesis, mypy), installing Debian's python3-venv first where venv is
 # missing.
-# Set ORDO_PEERS=1 to add the libraries scripts/py_bench.py compares with (NetworKit, igraph,
-# rustworkx).
+# Set ORDO_PEERS=1 to add the libraries scripts/py_bench.py and scripts/nx_bench.py compare
+# with (NetworKit, igraph, rustworkx; graphblas-algorithms, a NetworkX backend). nx-parallel
+# is left out: its latest release (0.3) fails to import against networkx 3.6.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,7 @@ fi
 pip() { .venv/bin/pip --quiet --disable-pip-version-check "$@"; }
 packages=(maturin numpy scipy networkx pytest hypothesis mypy)
 if [ "${ORDO_PEERS:-0}" = 1 ]; then
-    packages+=(networkit python-igraph rustworkx)
+    packages+=(networkit python-igraph rustworkx graphblas-algorithms)
 fi
 # pip prints nothing when every package is already there: say which it had to fetch.
 absent=()

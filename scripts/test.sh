@@ -3,7 +3,8 @@
 # release mode (adversarial graphs, 16-thread stress, bad input for every subcommand, Ctrl-C),
 # the loom model checks of the lock-free protocols, a short libFuzzer run of every graph
 # reader, and the Python package (`pip install .` into .venv, then pytest with the
-# docstrings' examples). docs/reliability.md says what each covers. Open MPI is installed
+# docstrings' examples, and NetworkX's own tests run through the ordo backend).
+# docs/reliability.md says what each covers. Open MPI is installed
 # when missing (scripts/mpi_env.sh) for ordo-dist's tests, which launch mpirun; every
 # prerequisite is checked (and installed where missing) first, one `prereq:` line each.
 # Tests that need the shared real graphs look in $ORDO_DATA or ../shared/data and skip with a
@@ -62,6 +63,16 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-8} scripts/fuzz.sh
 echo "== Python package: pip install . into .venv, pytest (real graphs, hypothesis, doctests)"
 .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps .
 .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+# NetworkX's own tests of every module with a function the ordo backend dispatches, run
+# through ordo (networkx runs what ordo's can_run declines); the plugin prints how many
+# calls and tests went through ordo and why the others were declined.
+echo "== NetworkX's test suite through the ordo backend"
+PYTHONPATH=scripts NETWORKX_TEST_BACKEND=ordo NETWORKX_FALLBACK_TO_NX=True \
+    .venv/bin/python -m pytest -q -p no:cacheprovider -p nx_suite_counts --pyargs \
+    networkx.algorithms.shortest_paths networkx.algorithms.link_analysis \
+    networkx.algorithms.components networkx.algorithms.tests.test_core \
+    networkx.algorithms.tests.test_cluster networkx.algorithms.centrality \
+    networkx.algorithms.tree networkx.algorithms.flow
 .venv/bin/python -m mypy --strict --ignore-missing-imports python/ordo
 # The docstrings' examples, run from the installed package.
 (cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs ordo)

@@ -14,7 +14,8 @@ np.int64(3)
 
 One function per application (``ordo._algorithms``; :func:`applications` lists them with
 their methods and parameters); :func:`schedulers` lists the schedulers and their
-parameters. Bad files raise :class:`GraphFormatError`.
+parameters. Bad files raise :class:`GraphFormatError`. :mod:`ordo.networkx_backend` makes
+ordo a NetworkX backend (``nx.pagerank(G, backend="ordo")``).
 """
 
 from ._ordo import GraphFormatError, __version__
