@@ -40,7 +40,8 @@ pub struct SimulateArgs {
     /// Priority shift for sssp's bucketing schedulers [default: as for `ordo sssp`]
     #[arg(long, value_name = "K")]
     pub delta: Option<u32>,
-    /// PageRank's tolerance (as `ordo pagerank --tolerance`)
+    /// PageRank's tolerance, networkx's per-node meaning (as `ordo pagerank --tolerance`,
+    /// whose own default is 1e-4 / nodes)
     #[arg(long, default_value_t = 1e-6)]
     pub tolerance: f64,
     /// Print one JSON object on stdout instead of the table

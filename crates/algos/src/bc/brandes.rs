@@ -113,15 +113,26 @@ pub fn serial_brandes_split(g: &Graph, sources: &[u32], threads: usize) -> Vec<f
 /// round in another order than the oracle's.
 pub const TOLERANCE: f64 = 1e-9;
 
-/// Checks `got` against `expected` within [`TOLERANCE`] (relative to the larger magnitude,
-/// and to 1 for scores near zero). `file_id` names nodes as the input file does.
+/// Checks `got` against `expected` within [`TOLERANCE`], relative to the larger magnitude
+/// (down to the smallest normal f64, below which a product loses relative precision).
+/// `file_id` names nodes as the input file does.
 pub fn compare_scores(
     got: &[f64],
     expected: &[f64],
     file_id: impl Fn(u32) -> u64,
 ) -> Result<(), VerifyError> {
-    assert_eq!(got.len(), expected.len());
-    let close = |a: f64, b: f64| (a - b).abs() <= TOLERANCE * a.abs().max(b.abs()).max(1.0);
+    if got.len() != expected.len() {
+        return Err(VerifyError::Answer(format!(
+            "{} scores, the oracle has {}",
+            got.len(),
+            expected.len()
+        )));
+    }
+    // Relative for small scores too: scores are sums of products and quotients of positive
+    // numbers, whose rounding is relative, with no cancellation. An absolute floor would let
+    // a small score be off by any ratio, or be dropped to 0.
+    let close =
+        |a: f64, b: f64| (a - b).abs() <= (TOLERANCE * a.abs().max(b.abs())).max(f64::MIN_POSITIVE);
     let mut bad = got
         .iter()
         .zip(expected)

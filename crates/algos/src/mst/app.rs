@@ -111,15 +111,17 @@ impl App for Mst {
     }
 
     fn verify(_p: &P, expected: &Vec<Edge>, out: &MstOutput) -> Result<(), VerifyError> {
-        if &out.edges == expected {
+        let weight: u64 = expected.iter().map(|e| e.weight as u64).sum();
+        // Kruskal's edges and their weight both: the weight reported (the headline figure) is
+        // the run's own sum, and a wrong one must not pass beside the right edges.
+        if &out.edges == expected && out.weight == weight {
             return Ok(());
         }
         Err(VerifyError::Answer(format!(
-            "forest of {} edges and weight {}, Kruskal's has {} edges and weight {}",
+            "forest of {} edges and weight {}, Kruskal's has {} edges and weight {weight}",
             out.edges.len(),
             out.weight,
             expected.len(),
-            expected.iter().map(|e| e.weight as u64).sum::<u64>()
         )))
     }
 

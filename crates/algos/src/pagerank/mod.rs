@@ -153,6 +153,19 @@ fn in_out_degrees(g: &Graph) -> Vec<u32> {
     d
 }
 
+/// The largest L1 distance between two score vectors summing to 1: an error bound is capped
+/// here, and a check whose bound reaches it could not fail.
+pub const MAX_L1: f64 = 2.0;
+
+/// `bound` capped at [`MAX_L1`] (a NaN or infinite bound becomes it).
+pub fn capped(bound: f64) -> f64 {
+    if bound < MAX_L1 {
+        bound
+    } else {
+        MAX_L1
+    }
+}
+
 /// Scores from the pushed mass `x` (all nodes', or one part of them) given the mass `total`
 /// pushed and the residual `leftover` over all `n` nodes: `x / total` and the bound on the
 /// L1 error. With nothing pushed, the uniform scores and the largest possible error.
@@ -160,10 +173,10 @@ pub fn normalize(x: &[f64], total: f64, leftover: f64, n: usize) -> (Vec<f64>, f
     if total > 0.0 {
         (
             x.iter().map(|&s| s / total).collect(),
-            2.0 * leftover / ((1.0 - DAMPING) * total),
+            capped(2.0 * leftover / ((1.0 - DAMPING) * total)),
         )
     } else {
-        (vec![1.0 / n.max(1) as f64; x.len()], 2.0)
+        (vec![1.0 / n.max(1) as f64; x.len()], MAX_L1)
     }
 }
 
@@ -316,7 +329,7 @@ pub fn power_iteration_within(g: &Graph, error: f64) -> Oracle {
         }
         let change: f64 = x.iter().zip(&next).map(|(a, b)| (a - b).abs()).sum();
         std::mem::swap(&mut x, &mut next);
-        bound = DAMPING * change / (1.0 - DAMPING);
+        bound = capped(DAMPING * change / (1.0 - DAMPING));
         if change < 1e-13 || bound <= error {
             return Oracle {
                 score: x,
@@ -344,7 +357,8 @@ pub fn check(exact: &[f64], out: &PrOutput) -> Result<f64, VerifyError> {
 }
 
 /// Checks `score` against the oracle's `exact` scores: the L1 distance must be within
-/// `error_bound` (plus the oracle's own 1e-10). Returns the distance.
+/// `error_bound` (plus the oracle's own 1e-10), and that bound must be below [`MAX_L1`], or
+/// the check could not fail. Returns the distance.
 pub fn check_scores(exact: &[f64], score: &[f64], error_bound: f64) -> Result<f64, VerifyError> {
     check_scores_within(exact, 0.0, score, error_bound)
 }
@@ -359,6 +373,11 @@ pub fn check_scores_within(
 ) -> Result<f64, VerifyError> {
     let l1: f64 = exact.iter().zip(score).map(|(a, b)| (a - b).abs()).sum();
     let bound = error_bound + oracle_error + 1e-10;
+    if bound.is_nan() || bound >= MAX_L1 {
+        return Err(VerifyError::Vacuous {
+            bound: capped(bound),
+        });
+    }
     if l1 <= bound {
         Ok(l1)
     } else {
@@ -423,5 +442,44 @@ mod tests {
         // tasks left behind do nothing.
         assert!(out.report.total.tasks > g.num_nodes() as u64);
         assert!(out.empty_takes > 0);
+    }
+
+    #[test]
+    fn a_check_fails_on_scores_outside_the_bound_and_on_a_bound_that_admits_everything() {
+        let g = gen::uniform_random(300, 2000, 5, &BuildOptions::default()).unwrap();
+        let (exact, _) = power_iteration(&g);
+        assert!(check_scores(&exact, &exact, 1e-6).is_ok());
+        // Mass moved between two nodes: 2e-3 away in L1.
+        let mut wrong = exact.clone();
+        wrong[0] += 1e-3;
+        wrong[1] -= 1e-3;
+        assert!(matches!(
+            check_scores(&exact, &wrong, 1e-3),
+            Err(VerifyError::Scores { .. })
+        ));
+        // The uniform scores are within 2 of anything: no bound of 2 or more can vouch for them.
+        let uniform = vec![1.0 / 300.0; 300];
+        for bound in [MAX_L1, 1.58e308, f64::INFINITY, f64::NAN] {
+            assert!(matches!(
+                check_scores(&exact, &uniform, bound),
+                Err(VerifyError::Vacuous { .. })
+            ));
+        }
+        assert!(matches!(
+            check_scores_within(&exact, 1.0, &exact, 1.0),
+            Err(VerifyError::Vacuous { .. })
+        ));
+    }
+
+    #[test]
+    fn bounds_are_capped_at_the_largest_possible_distance() {
+        assert_eq!(capped(1.58e308), MAX_L1);
+        assert_eq!(capped(f64::NAN), MAX_L1);
+        assert_eq!(capped(0.5), 0.5);
+        // Nothing pushed but the residual: the uniform scores, at the cap.
+        let (score, bound) = normalize(&[0.0; 4], 0.0, 1.0, 4);
+        assert_eq!((score, bound), (vec![0.25; 4], MAX_L1));
+        // A residual larger than the mass pushed.
+        assert_eq!(normalize(&[1.0, 1.0], 2.0, 100.0, 2).1, MAX_L1);
     }
 }

@@ -414,9 +414,13 @@ fn run_with<S: Share>(
         let residual = DAMPING * change + (1.0 + DAMPING) * u * total + v * (total + change);
         let b = residual / (1.0 - DAMPING);
         let score = (0..n).map(|v| value(v) / total).collect();
-        (score, 2.0 * b / (total - b).max(f64::MIN_POSITIVE))
+        // Past the mass itself (b >= total) the bound says nothing: capped.
+        (
+            score,
+            super::capped(2.0 * b / (total - b).max(f64::MIN_POSITIVE)),
+        )
     } else {
-        (vec![1.0 / n.max(1) as f64; n], 2.0)
+        (vec![1.0 / n.max(1) as f64; n], super::MAX_L1)
     };
     Ok(PullOutput {
         score,
@@ -839,6 +843,37 @@ pub fn verify(g: &Graph, out: &PullOutput) -> Result<f64, VerifyError> {
 mod tests {
     use super::*;
     use ordo_graph::{gen, BuildOptions};
+
+    #[test]
+    fn a_stop_that_one_sweep_meets_bounds_the_error_truthfully_and_at_most_by_2() {
+        // A per-node tolerance of 1e-5 asks for an L1 change of 0.4 here: one sweep meets it,
+        // far from the exact scores.
+        let mut g = gen::road_grid(200, 200, 1, &BuildOptions::default()).unwrap();
+        g.build_transpose();
+        let exact = super::super::power_iteration(&g).0;
+        let incoming = InEdges::transpose(&g).unwrap();
+        let out = run(&g, incoming, 1e-5, Sweep::GaussSeidel, &ExecConfig::new(2)).unwrap();
+        assert_eq!(out.iterations, 1);
+        let l1 = super::super::check_scores(&exact, &out.score, out.error_bound).unwrap();
+        assert!(
+            l1 > 0.01 && out.error_bound <= super::super::MAX_L1,
+            "{l1} {}",
+            out.error_bound
+        );
+        // GAPBS's rule on the same graph: a bound that can fail, and holds.
+        let incoming = InEdges::transpose(&g).unwrap();
+        let n = g.num_nodes() as f64;
+        let out = run(
+            &g,
+            incoming,
+            1e-4 / n,
+            Sweep::GaussSeidel,
+            &ExecConfig::new(2),
+        )
+        .unwrap();
+        assert!(out.error_bound < 0.01, "{}", out.error_bound);
+        super::super::check_scores(&exact, &out.score, out.error_bound).unwrap();
+    }
 
     #[test]
     fn both_gathers_stay_within_their_bounds() {

@@ -146,6 +146,19 @@ impl App for Pfp {
     }
 
     fn verify(p: &P, value: &u64, out: &PfpOutput) -> Result<(), VerifyError> {
+        // The goal asked for, not the one the output claims: a preflow would otherwise pass
+        // for a flow (`--flow`) without the conservation check.
+        if out.goal != p.setup.goal {
+            let name = |g| match g {
+                pfp::Goal::Preflow => "preflow",
+                pfp::Goal::Flow => "flow",
+            };
+            return Err(VerifyError::Answer(format!(
+                "a {} was asked for, the run returned a {}",
+                name(p.setup.goal),
+                name(out.goal)
+            )));
+        }
         pfp::verify(&p.graph, p.setup.source, p.setup.sink, out).map_err(VerifyError::Answer)?;
         if out.flow != *value {
             return Err(VerifyError::Answer(format!(

@@ -68,7 +68,8 @@ pub struct Args {
     /// Bound on each rank's buffered message bytes (e.g. 64M, 1G)
     #[arg(long, default_value = "256M", value_parser = parse_bytes)]
     pub buffer_limit: u64,
-    /// PageRank convergence, as `ordo pagerank --tolerance`
+    /// PageRank convergence, networkx's per-node meaning (as `ordo pagerank --tolerance`,
+    /// whose own default is 1e-4 / nodes)
     #[arg(long, default_value_t = 1e-6)]
     pub tolerance: f64,
     /// Seed of the generators
