@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check ordo has: formatting, clippy (warnings are errors), the whole test suite in
 # release mode (adversarial graphs, 16-thread stress, bad input for every subcommand, Ctrl-C),
-# the loom model checks of the lock-free protocols, a short libFuzzer run of every graph
+# the loom model checks of the lock-free protocols, AddressSanitizer over the schedulers,
+# the executor and the readers (scripts/asan.sh --ci), a short libFuzzer run of every graph
 # reader, and the Python package (`pip install .` into .venv, then pytest with the
 # docstrings' examples, and NetworkX's own tests run through the ordo backend).
 # docs/reliability.md says what each covers. Open MPI is installed
@@ -56,6 +57,9 @@ cargo test --release -p ordo-sched --test loom_smq
 cargo test --release -p ordo-sched --test loom_spraylist
 cargo test --release -p ordo-exec --test loom_termination
 unset RUSTFLAGS CARGO_TARGET_DIR
+
+echo "== AddressSanitizer over the scheduler battery, the executor and the readers"
+scripts/asan.sh --ci
 
 echo "== fuzz every graph reader for ${FUZZ_SECONDS:-8} s each"
 FUZZ_SECONDS=${FUZZ_SECONDS:-8} scripts/fuzz.sh

@@ -1,6 +1,8 @@
 //! Replays the fuzz seeds (fuzz/seeds) and the saved crash regressions (fuzz/regressions)
-//! through every reader on every run, so a fixed reader bug stays fixed without cargo-fuzz.
-//! Each input must give a graph or an error with a message, never a panic.
+//! through every reader on every run, so a fixed reader bug stays fixed without cargo-fuzz,
+//! and the corpus a local fuzzing run grew (fuzz/corpus, not in git) where there is one, so
+//! `scripts/asan.sh` runs it under AddressSanitizer. Each input must give a graph or an error
+//! with a message, never a panic.
 
 use ordo_graph::formats::{binary, coords};
 use ordo_graph::{load_graph_from_bytes, Format, LoadOptions};
@@ -9,7 +11,7 @@ use std::path::{Path, PathBuf};
 fn inputs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
     let mut files = Vec::new();
-    for dir in ["seeds", "regressions"] {
+    for dir in ["seeds", "regressions", "corpus"] {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
             continue;
         };
