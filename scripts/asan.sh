@@ -7,6 +7,7 @@
 #   scripts/asan.sh          all of it (14 minutes on 2 cores, cold)
 #   scripts/asan.sh --ci     the part the README's test command runs: the scheduler battery,
 #                            the executor and the readers (5 minutes)
+#   scripts/asan.sh --prereq only the line saying which toolchain it would use
 #
 # Built with `-Zsanitizer=address`; the standard library is not rebuilt
 # (`-Cunsafe-allow-abi-mismatch=sanitizer`), so accesses inside std are not checked, only
@@ -17,9 +18,9 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-all}
 case "$mode" in
-    all | --ci) ;;
+    all | --ci | --prereq) ;;
     *)
-        echo "usage: scripts/asan.sh [--ci]" >&2
+        echo "usage: scripts/asan.sh [--ci | --prereq]" >&2
         exit 2
         ;;
 esac
@@ -35,6 +36,7 @@ else
     export RUSTC_BOOTSTRAP=1
     echo "prereq: nightly toolchain: absent; $(cargo --version) with RUSTC_BOOTSTRAP=1"
 fi
+[ "$mode" = --prereq ] && exit 0
 host=$(rustc $toolchain -vV | sed -n 's/^host: //p')
 
 # `--target` keeps the sanitizer off build scripts and proc macros, which run in the compiler.

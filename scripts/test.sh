@@ -33,6 +33,8 @@ done
 scripts/mpi_env.sh
 # The Python package's build and tests.
 scripts/python_env.sh
+# AddressSanitizer's toolchain (scripts/asan.sh): nightly, or the default one.
+scripts/asan.sh --prereq
 if cargo fuzz --version >/dev/null 2>&1; then
     echo "prereq: cargo-fuzz: present ($(cargo fuzz --version))"
 else
