@@ -192,8 +192,10 @@ def pagerank(
     **params: Any,
 ) -> Any:
     """PageRank scores (float64, summing to 1) with damping 0.85, as networkx computes them
-    (dangling nodes spread their rank uniformly). ``tol`` means what networkx's does; the
-    report's ``error_bound`` bounds the L1 distance to the exact scores.
+    (dangling nodes spread their rank uniformly). ``tol`` means what networkx's does (an
+    iteration's L1 change below ``num_nodes * tol``: little on large graphs, where
+    ``tol=1e-4 / num_nodes`` is GAPBS's rule); the report's ``error_bound`` bounds the L1
+    distance to the exact scores, and is 2, which bounds nothing, when ``tol`` is too loose.
 
     ``algo``: ``"pull"`` (Gauss-Seidel sweeps over in-edges until a sweep changes the scores
     by less than ``num_nodes * tol`` in L1, networkx's rule, rescaling the scores between
