@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # AddressSanitizer, with leak detection, over the code that holds ordo's `unsafe`: the
 # scheduler battery and the executor's tests, every scheduler x every application at 16
-# threads (the stress test), the adversarial graphs, the readers' tests with the fuzz seeds and
-# regressions, and the CLI on every kind of bad input. Any report fails the run.
+# threads (the stress test), the adversarial graphs, the readers' tests with the fuzz seeds,
+# regressions and local corpus (fuzz/corpus, where a fuzzing run left one), and the CLI on
+# every kind of bad input. Any report fails the run.
 #
 #   scripts/asan.sh          all of it (14 minutes on 2 cores, cold)
 #   scripts/asan.sh --ci     the part the README's test command runs: the scheduler battery,
@@ -26,8 +27,8 @@ case "$mode" in
 esac
 
 # `-Zsanitizer` is a nightly flag. Without a nightly toolchain, the default one takes it with
-# RUSTC_BOOTSTRAP=1: rustup's standard library ships the AddressSanitizer runtime on every
-# channel, and nothing else can be fetched on a machine that reaches only the registries.
+# RUSTC_BOOTSTRAP=1 (rustup's standard library ships the AddressSanitizer runtime on every
+# channel), so the script needs no toolchain beyond the one that builds ordo.
 if cargo +nightly --version >/dev/null 2>&1; then
     toolchain=+nightly
     echo "prereq: nightly toolchain: present ($(cargo +nightly --version))"
@@ -40,13 +41,17 @@ fi
 host=$(rustc $toolchain -vV | sed -n 's/^host: //p')
 
 # `--target` keeps the sanitizer off build scripts and proc macros, which run in the compiler.
+# cargo ignores RUSTFLAGS where either of the others is set.
+unset CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS
 export RUSTFLAGS="-Zsanitizer=address -Cunsafe-allow-abi-mismatch=sanitizer --cfg ordo_asan"
 export RUSTDOCFLAGS="$RUSTFLAGS"
 export CARGO_TARGET_DIR=target/asan
-# An allocation over 3 GiB is a report: under ASan the bad-input test cannot limit the address
-# space (the shadow memory reserves terabytes of it), so this stands in for that limit.
+# Under ASan the bad-input test cannot limit the address space (the shadow memory reserves
+# terabytes of it): a single allocation over 3 GiB is a report instead, which catches a
+# header's claim believed, though not many smaller allocations adding up.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:max_allocation_size_mb=3072:allocator_may_return_null=0"
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
+export ORDO_FUZZ_CORPUS=1
 
 # The sanitizer must be able to fail: a read one byte past an allocation and a lost
 # allocation, built with the same flags, must each be reported.

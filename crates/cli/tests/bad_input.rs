@@ -12,7 +12,8 @@ use std::process::{Command, Output};
 
 /// Runs ordo under an address-space limit, with the gzip expansion limit set low. Under
 /// AddressSanitizer (`scripts/asan.sh`), whose shadow memory needs terabytes of address space,
-/// the limit is its `max_allocation_size_mb` instead.
+/// there is no limit here; its `max_allocation_size_mb` refuses any single allocation over
+/// 3 GiB instead.
 fn ordo_limited(args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ordo"));
     cmd.args(args).env("ORDO_MEMORY_LIMIT", "50000000");

@@ -371,6 +371,13 @@ pub fn check_scores_within(
     score: &[f64],
     error_bound: f64,
 ) -> Result<f64, VerifyError> {
+    if score.len() != exact.len() {
+        return Err(VerifyError::Answer(format!(
+            "{} scores, the oracle has {}",
+            score.len(),
+            exact.len()
+        )));
+    }
     let l1: f64 = exact.iter().zip(score).map(|(a, b)| (a - b).abs()).sum();
     let bound = error_bound + oracle_error + 1e-10;
     if bound.is_nan() || bound >= MAX_L1 {
@@ -469,6 +476,7 @@ mod tests {
             check_scores_within(&exact, 1.0, &exact, 1.0),
             Err(VerifyError::Vacuous { .. })
         ));
+        assert!(check_scores(&exact, &exact[1..], 1e-3).is_err());
     }
 
     #[test]

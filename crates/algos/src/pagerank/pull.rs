@@ -845,7 +845,7 @@ mod tests {
     use ordo_graph::{gen, BuildOptions};
 
     #[test]
-    fn a_stop_that_one_sweep_meets_bounds_the_error_truthfully_and_at_most_by_2() {
+    fn a_stop_that_one_sweep_meets_bounds_the_error_truthfully() {
         // A per-node tolerance of 1e-5 asks for an L1 change of 0.4 here: one sweep meets it,
         // far from the exact scores.
         let mut g = gen::road_grid(200, 200, 1, &BuildOptions::default()).unwrap();
@@ -855,11 +855,7 @@ mod tests {
         let out = run(&g, incoming, 1e-5, Sweep::GaussSeidel, &ExecConfig::new(2)).unwrap();
         assert_eq!(out.iterations, 1);
         let l1 = super::super::check_scores(&exact, &out.score, out.error_bound).unwrap();
-        assert!(
-            l1 > 0.01 && out.error_bound <= super::super::MAX_L1,
-            "{l1} {}",
-            out.error_bound
-        );
+        assert!(l1 > 0.01, "{l1}");
         // GAPBS's rule on the same graph: a bound that can fail, and holds.
         let incoming = InEdges::transpose(&g).unwrap();
         let n = g.num_nodes() as f64;
