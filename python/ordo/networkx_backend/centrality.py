@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _algorithms as ordo
 from .._graph import Graph
-from .graph import BackendGraph, backend_graph
+from .graph import BackendGraph, backend_graph, nonuniform_weights
 
 
 def _rescale(
@@ -98,10 +98,4 @@ def can_betweenness_centrality(G: Any, a: Mapping[str, Any]) -> Optional[str]:
     k, n = a["k"], len(backend_graph(G))
     if k is not None and not (isinstance(k, int) and 0 < k <= n):
         return f"k={k!r} (networkx raises or divides by zero)"
-    weight = a["weight"]
-    if weight is not None:
-        if callable(weight):
-            return "a weight function"
-        if not backend_graph(G).weights(weight).uniform_positive:
-            return f"weighted paths ('{weight}' differs between edges; ordo counts hops)"
-    return None
+    return nonuniform_weights(G, a["weight"], "weighted paths", "ordo counts hops")

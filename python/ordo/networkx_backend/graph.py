@@ -330,3 +330,16 @@ def backend_graph(graph: Any) -> BackendGraph:
         assert isinstance(cache, dict)
         cache[CACHE_SLOT] = converted
     return converted
+
+
+def nonuniform_weights(graph: Any, weight: Any, what: str, why: str) -> Optional[str]:
+    """Why ordo, which ignores weights, declines a call weighted by ``weight`` (an attribute
+    name, a function or None): ``what`` the weights would make of it, and ``why`` ordo's
+    answer would differ. None where every edge weighs the same."""
+    if weight is None:
+        return None
+    if callable(weight):
+        return "a weight function"
+    if not backend_graph(graph).weights(weight).uniform_positive:
+        return f"{what} ('{weight}' differs between edges; {why})"
+    return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Dict, Hashable, Mapping, Optional
 
 from .. import _algorithms as ordo
-from .graph import BackendGraph, backend_graph
+from .graph import BackendGraph, backend_graph, nonuniform_weights
 
 DAMPING = 0.85
 
@@ -45,10 +45,4 @@ def can_pagerank(G: Any, a: Mapping[str, Any]) -> Optional[str]:
         return f"max_iter={max_iter} (networkx might stop before converging and raise)"
     if G.is_multigraph():
         return "multigraphs (networkx sums parallel edges' weights)"
-    weight = a["weight"]
-    if weight is not None:
-        if callable(weight):
-            return "a weight function"
-        if not backend_graph(G).weights(weight).uniform_positive:
-            return f"weighted PageRank ('{weight}' differs between edges; ordo's ignores weights)"
-    return None
+    return nonuniform_weights(G, a["weight"], "weighted PageRank", "ordo's ignores weights")
