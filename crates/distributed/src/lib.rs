@@ -5,6 +5,7 @@
 //! detects global termination. See `docs/distributed.md`.
 
 pub mod apps;
+pub mod bsp;
 pub mod combine;
 pub mod comm;
 pub mod graph;

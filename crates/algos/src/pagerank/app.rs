@@ -90,7 +90,7 @@ const LOOSE_CHANGE: f64 = 0.01;
 /// The command line's default stop, an L1 change below this (GAPBS's rule): networkx's
 /// per-node default, 1e-6, asks for an L1 change of 0.32 on 321K nodes, which one sweep meets
 /// far from the exact scores.
-const DEFAULT_L1_CHANGE: f64 = 1e-4;
+pub const DEFAULT_L1_CHANGE: f64 = 1e-4;
 
 /// The most the oracle's own L1 error may be, whatever the requested change.
 const ORACLE_ERROR: f64 = 1e-3;

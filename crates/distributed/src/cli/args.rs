@@ -43,7 +43,12 @@ pub struct Args {
     /// Source node (bfs, sssp), as the file numbers nodes [default: the first node]
     #[arg(long)]
     pub source: Option<u64>,
-    /// Scheduler inside every rank (see `ordo schedulers`)
+    /// Method: bulk-synchronous rounds as ordo's defaults (bfs: direction, cc: afforest,
+    /// pagerank: pull), or `tasks`, asynchronous tasks under --scheduler with aggregated
+    /// messages (sssp and tc run as tasks only) [default: the bulk-synchronous one]
+    #[arg(long, value_enum)]
+    pub algo: Option<Algo>,
+    /// Scheduler inside every rank, for --algo tasks (see `ordo schedulers`)
     #[arg(long, short = 's', default_value = "auto")]
     pub scheduler: String,
     /// Scheduler parameter key=value (repeatable)
@@ -68,10 +73,11 @@ pub struct Args {
     /// Bound on each rank's buffered message bytes (e.g. 64M, 1G)
     #[arg(long, default_value = "256M", value_parser = parse_bytes)]
     pub buffer_limit: u64,
-    /// PageRank convergence, networkx's per-node meaning (as `ordo pagerank --tolerance`,
-    /// whose own default is 1e-4 / nodes)
-    #[arg(long, default_value_t = 1e-6)]
-    pub tolerance: f64,
+    /// PageRank convergence, networkx's per-node meaning, as `ordo pagerank --tolerance`
+    /// [default: 1e-4 / nodes as ordo's (GAPBS's rule: an L1 change below 1e-4); 1e-6 for
+    /// --algo tasks]
+    #[arg(long)]
+    pub tolerance: Option<f64>,
     /// Seed of the generators
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -97,6 +103,65 @@ pub enum App {
     Cc,
     Pagerank,
     Tc,
+}
+
+/// How an application runs across the ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Algo {
+    /// Direction-optimizing BFS, level by level (bfs)
+    Direction,
+    /// Pull iteration (pagerank)
+    Pull,
+    /// Afforest within each rank, labels across the cut (cc)
+    Afforest,
+    /// Asynchronous tasks under --scheduler, records in aggregated messages (every app)
+    Tasks,
+}
+
+impl Algo {
+    /// The method `app` runs when none is asked for.
+    pub fn default_for(app: App) -> Algo {
+        match app {
+            App::Bfs => Algo::Direction,
+            App::Pagerank => Algo::Pull,
+            App::Cc => Algo::Afforest,
+            App::Sssp | App::Tc => Algo::Tasks,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Direction => "direction",
+            Algo::Pull => "pull",
+            Algo::Afforest => "afforest",
+            Algo::Tasks => "tasks",
+        }
+    }
+}
+
+impl Args {
+    /// The method to run, checked against the application.
+    pub fn method(&self) -> DistResult<Algo> {
+        let default = Algo::default_for(self.app);
+        match self.algo {
+            None => Ok(default),
+            Some(a) if a == default || a == Algo::Tasks => Ok(a),
+            Some(a) => Err(usage(format!(
+                "--algo {} is not a method of {}: use {} (the default) or tasks",
+                a.name(),
+                format!("{:?}", self.app).to_lowercase(),
+                default.name()
+            ))),
+        }
+    }
+
+    /// PageRank's tolerance for a graph of `n` nodes.
+    pub fn tolerance_for(&self, n: u64) -> f64 {
+        self.tolerance.unwrap_or(match self.method() {
+            Ok(Algo::Tasks) => 1e-6,
+            _ => ordo_algos::pagerank::app::DEFAULT_L1_CHANGE / n.max(1) as f64,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

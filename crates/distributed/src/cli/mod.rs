@@ -92,9 +92,10 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
             probe.max_workers().unwrap_or(1)
         )));
     }
-    if !(a.tolerance > 0.0 && a.tolerance < 1.0) {
+    if a.tolerance.is_some_and(|t| !(t > 0.0 && t < 1.0)) {
         return Err(usage("--tolerance must be in (0, 1)"));
     }
+    let method = a.method()?;
     let aggregate = a.aggregate as usize;
     if a.buffer_limit < 4 * a.aggregate * net.size as u64 {
         return Err(usage(format!(
@@ -137,6 +138,7 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
 
     let mut out = Map::new();
     out.insert("app".into(), json!(format!("{:?}", a.app).to_lowercase()));
+    out.insert("algo".into(), json!(method.name()));
     out.insert("graph".into(), json!(a.graph));
     out.insert("format".into(), json!(g.origin));
     if let Some(spec) = weights {

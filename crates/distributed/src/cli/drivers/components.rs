@@ -1,11 +1,13 @@
-//! `cc`: connected components by label propagation, checked against union-find.
+//! `cc`: connected components (Afforest within ranks, or label propagation as tasks), checked
+//! against union-find.
 
 use crate::cli::args::scheduler;
-use crate::cli::args::Args;
+use crate::cli::args::{Algo, Args};
 use crate::cli::oracle::{check, for_oracle};
 use crate::cli::report::record_check;
 use ordo_algos::cc::{app::Cc as CcApp, CcOutput};
 use ordo_dist::apps::cc::Cc;
+use ordo_dist::bsp::cc::CcInput;
 use ordo_dist::graph::LocalGraph;
 use ordo_dist::mail::MailConfig;
 use ordo_dist::net::{DistResult, Net};
@@ -22,12 +24,27 @@ pub fn components(
     mail: &MailConfig,
     out: &mut Map<String, Value>,
 ) -> DistResult<Ran> {
-    let sched = scheduler(a, Some(ordo_algos::cc::delta_for(g.num_nodes() as u64)))?;
-    let app = Cc::new(g);
-    let initial = app.initial();
-    let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
-    let stale = Cc::stale(&ran.report);
-    let label = app.into_labels();
+    let (label, ran) = if a.method()? == Algo::Tasks {
+        let sched = scheduler(a, Some(ordo_algos::cc::delta_for(g.num_nodes() as u64)))?;
+        let app = Cc::new(g);
+        let initial = app.initial();
+        let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
+        out.insert("scheduler".into(), json!(sched.label()));
+        out.insert(
+            "stale_tasks".into(),
+            json!(net.sum_u64(Cc::stale(&ran.report))),
+        );
+        (app.into_labels(), ran)
+    } else {
+        let t = Instant::now();
+        let input = CcInput::build(g)?;
+        net.world_barrier();
+        out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
+        let run = ordo_dist::bsp::cc::run(net, g, &input, &exec)?;
+        out.insert("scheduler".into(), json!("none"));
+        out.insert("cut_rounds".into(), json!(run.rounds));
+        (run.label, run.ran)
+    };
     // A component's label is its smallest id, owned by the rank that owns that node.
     let roots = (0..g.local_nodes())
         .filter(|&l| label[l as usize] == g.global(l))
@@ -48,11 +65,9 @@ pub fn components(
         *size.entry(c[0]).or_default() += c[1];
     }
     let largest = net.max_u64(size.values().copied().max().unwrap_or(0));
-    out.insert("scheduler".into(), json!(sched.label()));
     out.insert("undirected_edges".into(), json!(g.m / 2));
     out.insert("components".into(), json!(net.sum_u64(roots)));
     out.insert("largest".into(), json!(largest));
-    out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
     if let Some((full, all)) = for_oracle(net, a, g, &label)? {
         let t = Instant::now();
         let report = ran.report.clone();

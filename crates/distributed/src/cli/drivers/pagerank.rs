@@ -1,10 +1,12 @@
-//! `pagerank`: residual pushing across ranks, checked against the power iteration.
+//! `pagerank`: pull iteration (or residual pushing as tasks) across ranks, checked against
+//! the power iteration.
 
 use crate::cli::args::scheduler;
-use crate::cli::args::Args;
+use crate::cli::args::{Algo, Args};
 use crate::cli::oracle::for_oracle;
 use crate::cli::report::record_check;
 use ordo_dist::apps::pagerank::PageRank;
+use ordo_dist::bsp::halo::Halo;
 use ordo_dist::graph::LocalGraph;
 use ordo_dist::mail::MailConfig;
 use ordo_dist::net::{DistResult, Net};
@@ -35,25 +37,42 @@ pub fn pagerank(
     mail: &MailConfig,
     out: &mut Map<String, Value>,
 ) -> DistResult<Ran> {
-    let sched = scheduler(a, None)?;
-    let app = PageRank::new(g, a.tolerance);
-    let initial = app.initial();
-    let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
-    let x: Vec<f64> = app.x.iter().map(|v| v.get()).collect();
-    let leftover = net.sum_f64(app.r.iter().map(|v| v.get()).sum());
-    let total = net.sum_f64(x.iter().sum());
-    let (score, error_bound) =
-        ordo_algos::pagerank::normalize(&x, total, leftover, g.num_nodes() as usize);
-    out.insert("scheduler".into(), json!(sched.label()));
+    let tolerance = a.tolerance_for(g.num_nodes() as u64);
+    let (score, leftover, error_bound, ran) = if a.method()? == Algo::Tasks {
+        let sched = scheduler(a, None)?;
+        let app = PageRank::new(g, tolerance);
+        let initial = app.initial();
+        let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
+        let x: Vec<f64> = app.x.iter().map(|v| v.get()).collect();
+        let leftover = net.sum_f64(app.r.iter().map(|v| v.get()).sum());
+        let total = net.sum_f64(x.iter().sum());
+        let (score, error_bound) =
+            ordo_algos::pagerank::normalize(&x, total, leftover, g.num_nodes() as usize);
+        out.insert("scheduler".into(), json!(sched.label()));
+        out.insert("priority".into(), json!("pr"));
+        out.insert("leftover_residual".into(), json!(leftover));
+        out.insert(
+            "empty_takes".into(),
+            json!(net.sum_u64(PageRank::empty_takes(&ran.report))),
+        );
+        (score, leftover, error_bound, ran)
+    } else {
+        let t = Instant::now();
+        let halo = Halo::build(net, g)?;
+        net.world_barrier();
+        out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
+        out.insert(
+            "ghosts".into(),
+            json!(net.sum_u64(halo.ghosts.len() as u64)),
+        );
+        let run = ordo_dist::bsp::pagerank::run(net, g, &halo, tolerance, &exec)?;
+        out.insert("iterations".into(), json!(run.iterations));
+        out.insert("last_change".into(), json!(run.last_change));
+        (run.score, 0.0, run.error_bound, run.ran)
+    };
     out.insert("damping".into(), json!(ordo_algos::pagerank::DAMPING));
-    out.insert("tolerance".into(), json!(a.tolerance));
-    out.insert("priority".into(), json!("pr"));
-    out.insert("leftover_residual".into(), json!(leftover));
+    out.insert("tolerance".into(), json!(tolerance));
     out.insert("error_bound".into(), json!(error_bound));
-    out.insert(
-        "empty_takes".into(),
-        json!(net.sum_u64(PageRank::empty_takes(&ran.report))),
-    );
     if let Some(top) = top_ids(net, g, &score, 10)? {
         let top: Vec<u64> = top
             .into_iter()

@@ -1,8 +1,8 @@
 //! `bfs` and `sssp`: distances from one source, checked against a queue BFS or Dijkstra.
 
 use crate::cli::args::App;
-use crate::cli::args::Args;
 use crate::cli::args::{scheduler, usage};
+use crate::cli::args::{Algo, Args};
 use crate::cli::oracle::{check, for_oracle};
 use crate::cli::report::record_check;
 use ordo_algos::app::Value as AppValue;
@@ -10,6 +10,7 @@ use ordo_algos::bfs::{app::Bfs, BfsOutput};
 use ordo_algos::sssp::{app::Sssp, SsspOutput};
 use ordo_dist::apps::sssp::UNREACHABLE;
 use ordo_dist::apps::{bfs, sssp::Paths};
+use ordo_dist::bsp::halo::Halo;
 use ordo_dist::graph::LocalGraph;
 use ordo_dist::mail::MailConfig;
 use ordo_dist::net::{DistResult, Net};
@@ -41,27 +42,27 @@ pub fn paths(
             (id - base) as u32
         }
     };
-    let delta = if unit {
-        0
+    let (dist, ran) = if unit && a.method()? == Algo::Direction {
+        let t = Instant::now();
+        let halo = Halo::build(net, g)?;
+        net.world_barrier();
+        out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
+        let run = ordo_dist::bsp::bfs::run(net, g, &halo, source, &exec)?;
+        out.insert("scheduler".into(), json!("none"));
+        out.insert("top_down_steps".into(), json!(run.top_down_steps));
+        out.insert("bottom_up_steps".into(), json!(run.bottom_up_steps));
+        let dist: Vec<u64> = run
+            .level
+            .iter()
+            .map(|&l| match l {
+                ordo_algos::bfs::UNREACHED => UNREACHABLE,
+                l => l as u64,
+            })
+            .collect();
+        (dist, run.ran)
     } else {
-        let local = g.delta_inputs();
-        ordo_algos::delta::delta_for(&ordo_algos::delta::DeltaInputs {
-            active_nodes: net.sum_u64(local.active_nodes),
-            arcs: net.sum_u64(local.arcs),
-            weight_sum: net.sum_f64(local.weight_sum),
-            max_degree: net.max_u64(local.max_degree),
-        })
+        tasks(net, a, g, source, exec, mail, out)?
     };
-    let sched = scheduler(a, Some(delta))?;
-    let app = if unit {
-        bfs::new(g)
-    } else {
-        Paths::new(g, false)
-    };
-    let initial = app.start(source);
-    let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
-    let (stale, improving, scanned) = Paths::counters(&ran.report);
-    let dist = app.into_dist();
     let reached: Vec<u64> = dist
         .iter()
         .copied()
@@ -71,22 +72,14 @@ pub fn paths(
     let sum = net.sum_u64(reached.iter().sum());
     let max = net.max_u64(reached.iter().copied().max().unwrap_or(0));
     out.insert("source".into(), json!(source as u64 + g.id_base.offset()));
-    out.insert("scheduler".into(), json!(sched.label()));
     out.insert("reached".into(), json!(count));
     if unit {
         out.insert("level_sum".into(), json!(sum));
         out.insert("max_level".into(), json!(max));
     } else {
-        out.insert("delta".into(), json!(delta));
         out.insert("dist_sum".into(), json!(sum));
         out.insert("max_dist".into(), json!(max));
-        out.insert(
-            "improving_relaxations".into(),
-            json!(net.sum_u64(improving)),
-        );
-        out.insert("edges_scanned".into(), json!(net.sum_u64(scanned)));
     }
-    out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
     if let Some((full, all)) = for_oracle(net, a, g, &dist)? {
         let t = Instant::now();
         let values = [("source", AppValue::Int(source as u64 + g.id_base.offset()))];
@@ -124,4 +117,48 @@ pub fn paths(
         record_check(out, check, t);
     }
     Ok(ran)
+}
+
+/// bfs or sssp as asynchronous tasks under the scheduler; returns the owned nodes' distances.
+fn tasks(
+    net: &Net,
+    a: &Args,
+    g: &LocalGraph,
+    source: u32,
+    exec: ExecConfig,
+    mail: &MailConfig,
+    out: &mut Map<String, Value>,
+) -> DistResult<(Vec<u64>, Ran)> {
+    let unit = a.app == App::Bfs;
+    let delta = if unit {
+        0
+    } else {
+        let local = g.delta_inputs();
+        ordo_algos::delta::delta_for(&ordo_algos::delta::DeltaInputs {
+            active_nodes: net.sum_u64(local.active_nodes),
+            arcs: net.sum_u64(local.arcs),
+            weight_sum: net.sum_f64(local.weight_sum),
+            max_degree: net.max_u64(local.max_degree),
+        })
+    };
+    let sched = scheduler(a, Some(delta))?;
+    let app = if unit {
+        bfs::new(g)
+    } else {
+        Paths::new(g, false)
+    };
+    let initial = app.start(source);
+    let ran = runtime::run(net, &sched, &exec, mail, &app, initial)?;
+    let (stale, improving, scanned) = Paths::counters(&ran.report);
+    out.insert("scheduler".into(), json!(sched.label()));
+    if !unit {
+        out.insert("delta".into(), json!(delta));
+        out.insert(
+            "improving_relaxations".into(),
+            json!(net.sum_u64(improving)),
+        );
+        out.insert("edges_scanned".into(), json!(net.sum_u64(scanned)));
+    }
+    out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
+    Ok((app.into_dist(), ran))
 }

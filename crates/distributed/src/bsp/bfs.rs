@@ -1,0 +1,320 @@
+//! Direction-optimizing BFS (Beamer, Asanovic, Patterson, SC'12) across ranks, with
+//! `ordo bfs`'s switching rule (`ordo_algos::bfs::direction`: [`ALPHA`], [`BETA`], [`SCAN`]).
+//!
+//! Top-down levels expand the owned frontier nodes' out-arcs: an owned target is claimed with
+//! a compare-and-swap, a remote one is sent to its owner (one exchange a level), which claims
+//! it there. Bottom-up levels first refresh one frontier byte per ghost (the halo, one
+//! exchange), then every unreached owned node scans its in-neighbours, local or ghost, for
+//! one in the frontier. Every rank takes the same branch: the frontier's size and out-edges
+//! are summed over the ranks at each level.
+
+use super::halo::Halo;
+use super::{global_counts, Funnel};
+use crate::graph::LocalGraph;
+use crate::net::{DistError, DistResult, Net};
+use crate::runtime::Ran;
+use ordo_algos::bfs::direction::{ALPHA, BETA, SCAN};
+use ordo_algos::bfs::UNREACHED;
+use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::{Mutex, RwLock};
+
+/// Frontier nodes per chunk of a top-down level.
+const TOP_DOWN_CHUNK: usize = 64;
+/// Owned nodes per chunk of a bottom-up level or a conversion.
+const NODE_CHUNK: usize = 1024;
+
+pub struct BfsRun {
+    /// The owned nodes' levels ([`UNREACHED`] where the search did not reach).
+    pub level: Vec<u32>,
+    pub top_down_steps: u64,
+    pub bottom_up_steps: u64,
+    pub ran: Ran,
+}
+
+/// What one worker found in a level.
+#[derive(Default)]
+struct Found {
+    /// Owned nodes claimed.
+    next: Vec<u32>,
+    /// Remote targets, by owner.
+    remote: Vec<Vec<u32>>,
+}
+
+struct State<'a> {
+    g: &'a LocalGraph,
+    halo: &'a Halo,
+    rank: usize,
+    level: Vec<AtomicU32>,
+    /// The sparse frontier (owned local ids), rewritten by worker 0 between levels.
+    frontier: RwLock<Vec<u32>>,
+    found: Vec<Mutex<Found>>,
+    /// Dense frontiers for bottom-up levels: owned nodes then ghosts, and the next one.
+    front: Vec<AtomicU8>,
+    next: Vec<AtomicU8>,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    stats: ThreadStats,
+    top_down: u64,
+    bottom_up: u64,
+}
+
+/// Levels from `source` (a global id) over all ranks (a collective).
+pub fn run(
+    net: &Net,
+    g: &LocalGraph,
+    halo: &Halo,
+    source: u32,
+    exec: &ExecConfig,
+) -> DistResult<BfsRun> {
+    let local = g.local_nodes() as usize;
+    let s = State {
+        g,
+        halo,
+        rank: net.rank,
+        level: (0..local).map(|_| AtomicU32::new(UNREACHED)).collect(),
+        frontier: RwLock::new(Vec::new()),
+        found: (0..exec.threads.max(1))
+            .map(|_| {
+                Mutex::new(Found {
+                    next: Vec::new(),
+                    remote: vec![Vec::new(); net.size],
+                })
+            })
+            .collect(),
+        front: (0..halo.len()).map(|_| AtomicU8::new(0)).collect(),
+        next: (0..local).map(|_| AtomicU8::new(0)).collect(),
+    };
+    if g.part.owner(source) == net.rank {
+        let l = g.part.local(source);
+        s.level[l as usize].store(0, Relaxed);
+        s.frontier.write().expect("not poisoned").push(l);
+    }
+    let source_degree = if g.part.owner(source) == net.rank {
+        g.neighbors(g.part.local(source)).len() as u64
+    } else {
+        0
+    };
+    let scout = net.sum_u64(source_degree);
+    let funnel = Funnel::new(net);
+    net.world_barrier();
+    let (counts, time) = run_team(exec, |team| s.search(&funnel, team, scout))
+        .map_err(|e| DistError::Failed(e.to_string()))?;
+    let report = RunReport::from_threads(time, counts.iter().map(|c| c.stats).collect());
+    let first = counts.first().copied().unwrap_or_default();
+    Ok(BfsRun {
+        level: s.level.into_iter().map(AtomicU32::into_inner).collect(),
+        top_down_steps: first.top_down,
+        bottom_up_steps: first.bottom_up,
+        ran: funnel.ran(report, time),
+    })
+}
+
+impl State<'_> {
+    fn search(&self, funnel: &Funnel, team: &Team, mut scout: u64) -> Result<Counts, Stopped> {
+        let n = self.g.num_nodes() as u64;
+        let mut c = Counts::default();
+        let (mut len, mut depth) = (1u64, 0u32);
+        let mut unexplored = self.g.m;
+        while len > 0 {
+            if scout > unexplored / ALPHA && scout > n / SCAN {
+                self.list_to_dense(team)?;
+                let mut awake = len;
+                loop {
+                    let before = awake;
+                    awake = self.bottom_up(funnel, team, depth, &mut c)?;
+                    depth += 1;
+                    c.bottom_up += 1;
+                    if awake < before && awake <= n / BETA {
+                        break;
+                    }
+                }
+                len = self.dense_to_list(funnel, team)?;
+                scout = 1;
+            } else {
+                unexplored = unexplored.saturating_sub(scout);
+                [len, scout] = self.top_down(funnel, team, depth, &mut c)?;
+                depth += 1;
+                c.top_down += 1;
+            }
+        }
+        Ok(c)
+    }
+
+    #[inline]
+    fn claim(&self, l: u32, level: u32) -> bool {
+        let slot = &self.level[l as usize];
+        slot.load(Relaxed) == UNREACHED
+            && slot
+                .compare_exchange(UNREACHED, level, Relaxed, Relaxed)
+                .is_ok()
+    }
+
+    /// One top-down level; returns the new frontier's size and out-edges over all ranks.
+    fn top_down(
+        &self,
+        funnel: &Funnel,
+        team: &Team,
+        depth: u32,
+        c: &mut Counts,
+    ) -> Result<[u64; 2], Stopped> {
+        let (g, part) = (self.g, &self.g.part);
+        let next = depth + 1;
+        {
+            let frontier = self.frontier.read().expect("not poisoned");
+            let mut found = self.found[team.worker()].lock().expect("not poisoned");
+            let Found {
+                next: claimed,
+                remote,
+            } = &mut *found;
+            let chunk = team.chunk_for(frontier.len(), TOP_DOWN_CHUNK);
+            team.for_chunks_nowait(frontier.len(), chunk, |r| {
+                c.stats.tasks += r.len() as u64;
+                for &u in &frontier[r] {
+                    for &t in g.neighbors(u) {
+                        let owner = part.owner(t);
+                        if owner == self.rank {
+                            let l = part.local(t);
+                            if self.claim(l, next) {
+                                claimed.push(l);
+                            }
+                        } else {
+                            remote[owner].push(t);
+                        }
+                    }
+                }
+                0
+            });
+        }
+        team.barrier()?;
+        let mut counts = [0u64; 2];
+        if team.worker() == 0 {
+            let mut frontier = self.frontier.write().expect("not poisoned");
+            frontier.clear();
+            let mut out = vec![Vec::new(); funnel.net(team).size];
+            for f in &self.found {
+                let mut f = f.lock().expect("not poisoned");
+                frontier.append(&mut f.next);
+                for (o, r) in out.iter_mut().zip(&mut f.remote) {
+                    o.append(r);
+                }
+            }
+            let (arrived, _) = funnel
+                .exchange(team, &out)
+                .unwrap_or_else(|e| panic!("bfs exchange: {e}"));
+            for t in arrived {
+                let l = part.local(t);
+                if self.claim(l, next) {
+                    frontier.push(l);
+                }
+            }
+            // The new frontier's out-edges matter only where they might pass n / SCAN.
+            let edges = if frontier.len() as u64 * 8 * (g.m / g.num_nodes().max(1) as u64 + 1)
+                > g.num_nodes() as u64 / SCAN
+            {
+                frontier.iter().map(|&l| g.neighbors(l).len() as u64).sum()
+            } else {
+                0
+            };
+            counts = [frontier.len() as u64, edges];
+        }
+        // Worker 0 alone holds the counts; the others add nothing.
+        global_counts(funnel, team, counts)
+    }
+
+    /// Marks the sparse frontier in the dense one (owned part).
+    fn list_to_dense(&self, team: &Team) -> Result<(), Stopped> {
+        let local = self.halo.local as usize;
+        team.for_chunks(local, NODE_CHUNK, |r| {
+            for v in r {
+                self.front[v].store(0, Relaxed);
+            }
+            0
+        })?;
+        let frontier = self.frontier.read().expect("not poisoned");
+        team.for_chunks(frontier.len(), NODE_CHUNK, |r| {
+            for &l in &frontier[r] {
+                self.front[l as usize].store(1, Relaxed);
+            }
+            0
+        })?;
+        Ok(())
+    }
+
+    /// One bottom-up level; returns the new frontier's size over all ranks.
+    fn bottom_up(
+        &self,
+        funnel: &Funnel,
+        team: &Team,
+        depth: u32,
+        c: &mut Counts,
+    ) -> Result<u64, Stopped> {
+        let local = self.halo.local as usize;
+        if team.worker() == 0 {
+            let ghosts = self
+                .halo
+                .refresh(funnel, team, |l| self.front[l as usize].load(Relaxed));
+            for (slot, x) in self.front[local..].iter().zip(ghosts) {
+                slot.store(x, Relaxed);
+            }
+        }
+        team.barrier()?;
+        let next = depth + 1;
+        let awake = team.for_chunks_nowait(local, NODE_CHUNK, |r| {
+            let mut awake = 0;
+            for v in r {
+                let hit = self.level[v].load(Relaxed) == UNREACHED
+                    && self
+                        .halo
+                        .in_neighbors(v as u32)
+                        .iter()
+                        .any(|&s| self.front[s as usize].load(Relaxed) != 0);
+                if hit {
+                    self.level[v].store(next, Relaxed);
+                    awake += 1;
+                }
+                self.next[v].store(u8::from(hit), Relaxed);
+                c.stats.tasks += 1;
+            }
+            awake
+        });
+        let [awake] = global_counts(funnel, team, [awake])?;
+        team.for_chunks(local, NODE_CHUNK, |r| {
+            for v in r {
+                self.front[v].store(self.next[v].load(Relaxed), Relaxed);
+            }
+            0
+        })?;
+        Ok(awake)
+    }
+
+    /// The dense frontier as a list again; returns its size over all ranks.
+    fn dense_to_list(&self, funnel: &Funnel, team: &Team) -> Result<u64, Stopped> {
+        let local = self.halo.local as usize;
+        {
+            let mut found = self.found[team.worker()].lock().expect("not poisoned");
+            team.for_chunks_nowait(local, NODE_CHUNK, |r| {
+                for v in r {
+                    if self.front[v].load(Relaxed) != 0 {
+                        found.next.push(v as u32);
+                    }
+                }
+                0
+            });
+        }
+        team.barrier()?;
+        let mut len = 0;
+        if team.worker() == 0 {
+            let mut frontier = self.frontier.write().expect("not poisoned");
+            frontier.clear();
+            for f in &self.found {
+                frontier.append(&mut f.lock().expect("not poisoned").next);
+            }
+            len = frontier.len() as u64;
+        }
+        let [len] = global_counts(funnel, team, [len])?;
+        Ok(len)
+    }
+}

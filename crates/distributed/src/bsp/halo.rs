@@ -1,0 +1,157 @@
+//! A rank's in-edges and its ghosts: the copies of remote in-neighbours that pull loops read.
+//!
+//! Index space: `0..local` are the rank's own nodes (local ids), `local..local + ghosts` the
+//! ghosts, sorted by owner rank and, within an owner, by global id. In-lists hold indices of
+//! that space, so a pull loop reads a local or a ghost value with one array access.
+//!
+//! Built in two exchanges: every arc goes to its target's owner (the transpose), then every
+//! rank tells each owner which of its nodes it keeps ghosts of. [`Halo::refresh`] then
+//! sends each ghost's value from its owner in one exchange: the owner packs the values in the
+//! order the ghost's rank asked for them, and what arrives, concatenated in rank order, is in
+//! ghost order.
+
+use super::Funnel;
+use crate::graph::LocalGraph;
+use crate::net::{DistError, DistResult, Net};
+use mpi::datatype::Equivalence;
+use ordo_exec::Team;
+
+pub struct Halo {
+    /// Nodes this rank owns.
+    pub local: u32,
+    /// In-CSR over the owned nodes, sources as indices of the halo's index space.
+    pub offsets: Vec<u64>,
+    pub sources: Vec<u32>,
+    /// The global id of each ghost.
+    pub ghosts: Vec<u32>,
+    /// Per rank: the local ids of the nodes whose values that rank's ghosts take, in its order.
+    send: Vec<Vec<u32>>,
+}
+
+impl Halo {
+    /// The in-edges and ghosts of `g`'s nodes (a collective: every rank calls it).
+    pub fn build(net: &Net, g: &LocalGraph) -> DistResult<Halo> {
+        let part = &g.part;
+        let local = g.local_nodes();
+        // The transpose: (target, source) pairs to the target's owner.
+        let mut out = vec![Vec::<u32>::new(); net.size];
+        for l in 0..local {
+            let s = g.global(l);
+            for &t in g.neighbors(l) {
+                out[part.owner(t)].extend_from_slice(&[t, s]);
+            }
+        }
+        let (pairs, _) = if net.size == 1 {
+            let len = out[0].len();
+            (std::mem::take(&mut out[0]), vec![len])
+        } else {
+            net.exchange(&out)?
+        };
+        drop(out);
+        let mut offsets = vec![0u64; local as usize + 1];
+        for p in pairs.chunks_exact(2) {
+            offsets[part.local(p[0]) as usize + 1] += 1;
+        }
+        for i in 0..local as usize {
+            offsets[i + 1] += offsets[i];
+        }
+        // Pairs arrive by source rank, each rank's in its own node order: in-lists come out
+        // sorted by source for contiguous ranges.
+        let mut at: Vec<u64> = offsets[..local as usize].to_vec();
+        let mut sources = vec![0u32; pairs.len() / 2];
+        for p in pairs.chunks_exact(2) {
+            let slot = &mut at[part.local(p[0]) as usize];
+            sources[*slot as usize] = p[1];
+            *slot += 1;
+        }
+        drop(pairs);
+        // Ghosts: the remote sources, by (owner, global id).
+        let key = |s: u32| (part.owner(s), s);
+        let mut ghosts: Vec<u32> = sources
+            .iter()
+            .copied()
+            .filter(|&s| part.owner(s) != net.rank)
+            .collect();
+        ghosts.sort_unstable_by_key(|&s| key(s));
+        ghosts.dedup();
+        if local as usize + ghosts.len() > u32::MAX as usize {
+            return Err(DistError::Failed(
+                "too many ghost nodes for 32-bit indices".into(),
+            ));
+        }
+        for s in &mut sources {
+            *s = if part.owner(*s) == net.rank {
+                part.local(*s)
+            } else {
+                let i = ghosts.binary_search_by_key(&key(*s), |&x| key(x));
+                local + i.expect("every remote source is a ghost") as u32
+            };
+        }
+        // Tell each owner which of its nodes this rank keeps ghosts of.
+        let mut ask = vec![Vec::<u32>::new(); net.size];
+        for &s in &ghosts {
+            ask[part.owner(s)].push(s);
+        }
+        let send = if net.size == 1 {
+            vec![Vec::new()]
+        } else {
+            let (asked, counts) = net.exchange(&ask)?;
+            let mut send = Vec::with_capacity(net.size);
+            let mut rest = &asked[..];
+            for c in counts {
+                let (mine, tail) = rest.split_at(c);
+                send.push(mine.iter().map(|&v| part.local(v)).collect());
+                rest = tail;
+            }
+            send
+        };
+        Ok(Halo {
+            local,
+            offsets,
+            sources,
+            ghosts,
+            send,
+        })
+    }
+
+    /// Owned nodes plus ghosts: the length of a value array the pull loops index.
+    pub fn len(&self) -> usize {
+        self.local as usize + self.ghosts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Owned node `l`'s in-neighbours, as halo indices.
+    #[inline]
+    pub fn in_neighbors(&self, l: u32) -> &[u32] {
+        let (a, b) = (self.offsets[l as usize], self.offsets[l as usize + 1]);
+        &self.sources[a as usize..b as usize]
+    }
+
+    /// Every ghost's value from its owner, in ghost order (worker 0; a collective over the
+    /// ranks). `value(l)` reads owned node `l`'s value.
+    pub fn refresh<T: Equivalence + Copy + Default>(
+        &self,
+        funnel: &Funnel,
+        team: &Team,
+        value: impl Fn(u32) -> T,
+    ) -> Vec<T> {
+        let net = funnel.net(team);
+        if net.size == 1 {
+            return Vec::new();
+        }
+        let out: Vec<Vec<T>> = self
+            .send
+            .iter()
+            .map(|ls| ls.iter().map(|&l| value(l)).collect())
+            .collect();
+        // Counts were checked when the halo was built (each below 2^31 elements).
+        let (got, _) = funnel
+            .exchange(team, &out)
+            .unwrap_or_else(|e| panic!("halo exchange: {e}"));
+        debug_assert_eq!(got.len(), self.ghosts.len());
+        got
+    }
+}

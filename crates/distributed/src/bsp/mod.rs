@@ -1,0 +1,142 @@
+//! Bulk-synchronous kernels: ordo's default methods, run across ranks in rounds.
+//!
+//! Each rank runs one team of workers (`ordo_exec::run_team`) over the nodes it owns. Between
+//! rounds worker 0, which runs on the thread that initialized MPI (`MPI_THREAD_FUNNELED`),
+//! makes the round's one collective exchange while the other workers wait at the team's
+//! barrier. Values of remote nodes come through a [`halo::Halo`]: a rank keeps a copy (a
+//! ghost) of every remote in-neighbour of its nodes and refreshes the copies in one exchange.
+//!
+//! | app | method | what a round exchanges |
+//! |---|---|---|
+//! | pagerank | pull iteration, Gauss-Seidel within a rank ([`pagerank`]) | one share per ghost |
+//! | bfs | direction-optimizing ([`bfs`]) | top-down: reached remote ids; bottom-up: one frontier byte per ghost |
+//! | cc | Afforest on the local arcs, then labels across the cut ([`cc`]) | one (node, label) per cut arc of a lowered component |
+
+pub mod bfs;
+pub mod cc;
+pub mod halo;
+pub mod pagerank;
+
+use crate::comm::CommStats;
+use crate::net::{DistResult, Net};
+use crate::runtime::Ran;
+use mpi::datatype::Equivalence;
+use ordo_exec::{RunReport, Team};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// The MPI side of a team run, reachable from worker 0 only.
+pub struct Funnel<'a> {
+    net: &'a Net,
+    /// Messages to other ranks (non-empty parts of an exchange) and their bytes.
+    messages: AtomicU64,
+    bytes: AtomicU64,
+    rounds: AtomicU64,
+}
+
+// SAFETY: the communicator is used by worker 0 alone (`net` checks it), and worker 0 runs on
+// the thread that created the team, the one that initialized MPI.
+unsafe impl Sync for Funnel<'_> {}
+
+impl<'a> Funnel<'a> {
+    pub fn new(net: &'a Net) -> Self {
+        Funnel {
+            net,
+            messages: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            rounds: AtomicU64::new(0),
+        }
+    }
+
+    /// The communicator, for worker 0.
+    pub fn net(&self, team: &Team) -> &'a Net {
+        assert_eq!(team.worker(), 0, "only worker 0 calls MPI");
+        self.net
+    }
+
+    /// [`Net::exchange`], counted. One rank exchanges nothing.
+    pub fn exchange<T: Equivalence + Copy + Default>(
+        &self,
+        team: &Team,
+        out: &[Vec<T>],
+    ) -> DistResult<(Vec<T>, Vec<usize>)> {
+        let net = self.net(team);
+        self.count(net, out);
+        if net.size == 1 {
+            return Ok((out[0].clone(), vec![out[0].len()]));
+        }
+        net.exchange(out)
+    }
+
+    /// Counts what an exchange sends to other ranks.
+    pub fn count<T>(&self, net: &Net, out: &[Vec<T>]) {
+        self.rounds.fetch_add(1, Relaxed);
+        for (d, part) in out.iter().enumerate() {
+            if d != net.rank && !part.is_empty() {
+                self.messages.fetch_add(1, Relaxed);
+                let bytes = std::mem::size_of_val(part.as_slice()) as u64;
+                self.bytes.fetch_add(bytes, Relaxed);
+            }
+        }
+    }
+
+    /// The run's figures in the shape the task runtime reports them.
+    pub fn ran(&self, report: RunReport, time: Duration) -> Ran {
+        let sent = self.messages.load(Relaxed);
+        Ran {
+            report,
+            comm: CommStats {
+                sent,
+                received: 0,
+                bytes_sent: self.bytes.load(Relaxed),
+                credit_messages: 0,
+                waves: self.rounds.load(Relaxed),
+                held_for_credit: 0,
+            },
+            records: 0,
+            folded: 0,
+            peak_buffered: 0,
+            congested_waits: 0,
+            time,
+        }
+    }
+}
+
+/// Sums `values` over the ranks on worker 0 and hands the sums to every worker of the team
+/// (after the team's own sums: call with this worker's terms).
+pub fn global_sums<const N: usize>(
+    funnel: &Funnel,
+    team: &Team,
+    values: [f64; N],
+) -> Result<[f64; N], ordo_exec::Stopped> {
+    let local = team.sum_f64s(values)?;
+    let mut bits = [0u64; N];
+    if team.worker() == 0 {
+        let net = funnel.net(team);
+        for (b, x) in bits.iter_mut().zip(local) {
+            *b = if net.size == 1 { x } else { net.sum_f64(x) }.to_bits();
+        }
+    }
+    Ok(team.broadcast(0, bits)?.map(f64::from_bits))
+}
+
+/// [`global_sums`] for counts.
+pub fn global_counts<const N: usize>(
+    funnel: &Funnel,
+    team: &Team,
+    values: [u64; N],
+) -> Result<[u64; N], ordo_exec::Stopped> {
+    let mut local = [0u64; N];
+    for (i, v) in values.into_iter().enumerate() {
+        local[i] = team.sum(v)?;
+    }
+    if team.worker() == 0 {
+        let net = funnel.net(team);
+        if net.size > 1 {
+            for x in &mut local {
+                *x = net.sum_u64(*x);
+            }
+        }
+    }
+    team.broadcast(0, local)
+}
