@@ -1,15 +1,16 @@
 //! A rank's in-edges and its ghosts: the copies of remote in-neighbours that pull loops read.
 //!
 //! Index space: `0..local` are the rank's own nodes (local ids), `local..local + ghosts` the
-//! ghosts, sorted by owner rank and, within an owner, by global id. In-lists hold indices of
-//! that space, so a pull loop reads a local or a ghost value with one array access.
+//! ghosts, by global id. In-lists hold indices of that space, so a pull loop reads a local or
+//! a ghost value with one array access.
 //!
 //! Built in two exchanges: every arc goes to its target's owner (the transpose), then every
 //! rank tells each owner which of its nodes it keeps ghosts of. [`Halo::refresh`] then
 //! sends each ghost's value from its owner in one exchange: the owner packs the values in the
-//! order the ghost's rank asked for them, and what arrives, concatenated in rank order, is in
-//! ghost order.
+//! order the ghost's rank asked for them (by id), and what arrives comes concatenated in rank
+//! order: ghost order for contiguous ranges, put in place through a permutation otherwise.
 
+use super::ghosts::{transpose, GhostIds};
 use super::Funnel;
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
@@ -22,8 +23,11 @@ pub struct Halo {
     /// In-CSR over the owned nodes, sources as indices of the halo's index space.
     pub offsets: Vec<u64>,
     pub sources: Vec<u32>,
-    /// The global id of each ghost.
+    /// The global id of each ghost, increasing.
     pub ghosts: Vec<u32>,
+    /// The ghost that each value of a refresh lands in, in the order they arrive (by owner
+    /// rank), where that is not the ghosts' own order (`None`: contiguous ranges).
+    arrival: Option<Vec<u32>>,
     /// Per rank: the local ids of the nodes whose values that rank's ghosts take, in its order.
     send: Vec<Vec<u32>>,
 }
@@ -34,73 +38,65 @@ impl Halo {
         let part = &g.part;
         let local = g.local_nodes();
         // The transpose: (target, source) pairs to the target's owner.
-        let mut out = vec![Vec::<u32>::new(); net.size];
-        for l in 0..local {
-            let s = g.global(l);
-            for &t in g.neighbors(l) {
-                out[part.owner(t)].extend_from_slice(&[t, s]);
-            }
-        }
-        let (pairs, _) = if net.size == 1 {
-            let len = out[0].len();
-            (std::mem::take(&mut out[0]), vec![len])
+        let pairs: Vec<(u32, u32)> = if net.size == 1 {
+            (0..local)
+                .flat_map(|l| g.neighbors(l).iter().map(move |&t| (t, l)))
+                .collect()
         } else {
-            net.exchange(&out)?
+            let mut out = vec![Vec::<u32>::new(); net.size];
+            for l in 0..local {
+                let s = g.global(l);
+                for &t in g.neighbors(l) {
+                    out[part.owner(t)].extend_from_slice(&[t, s]);
+                }
+            }
+            let (flat, _) = net.exchange(&out)?;
+            drop(out);
+            flat.chunks_exact(2)
+                .map(|p| (part.local(p[0]), p[1]))
+                .collect()
         };
-        drop(out);
-        let mut offsets = vec![0u64; local as usize + 1];
-        for p in pairs.chunks_exact(2) {
-            offsets[part.local(p[0]) as usize + 1] += 1;
-        }
-        for i in 0..local as usize {
-            offsets[i + 1] += offsets[i];
-        }
-        // Pairs arrive by source rank, each rank's in its own node order: in-lists come out
-        // sorted by source for contiguous ranges.
-        let mut at: Vec<u64> = offsets[..local as usize].to_vec();
-        let mut sources = vec![0u32; pairs.len() / 2];
-        for p in pairs.chunks_exact(2) {
-            let slot = &mut at[part.local(p[0]) as usize];
-            sources[*slot as usize] = p[1];
-            *slot += 1;
-        }
+        // Pairs arrive by source rank, each rank's in its own node order, and the transpose
+        // keeps that order: in-lists come out sorted by source for contiguous ranges.
+        let (offsets, mut sources) = transpose(local, &pairs);
         drop(pairs);
-        // Ghosts: the remote sources, by (owner, global id).
-        let key = |s: u32| (part.owner(s), s);
-        let mut ghosts: Vec<u32> = sources
-            .iter()
-            .copied()
-            .filter(|&s| part.owner(s) != net.rank)
-            .collect();
-        ghosts.sort_unstable_by_key(|&s| key(s));
-        ghosts.dedup();
-        if local as usize + ghosts.len() > u32::MAX as usize {
-            return Err(DistError::Failed(
-                "too many ghost nodes for 32-bit indices".into(),
-            ));
-        }
-        for s in &mut sources {
-            *s = if part.owner(*s) == net.rank {
-                part.local(*s)
-            } else {
-                let i = ghosts.binary_search_by_key(&key(*s), |&x| key(x));
-                local + i.expect("every remote source is a ghost") as u32
-            };
-        }
-        // Tell each owner which of its nodes this rank keeps ghosts of.
-        let mut ask = vec![Vec::<u32>::new(); net.size];
-        for &s in &ghosts {
-            ask[part.owner(s)].push(s);
-        }
+        let mine = |s: u32| part.owner(s) == net.rank;
+        let (ghosts, arrival) = if net.size == 1 {
+            (Vec::new(), None)
+        } else {
+            let ids = GhostIds::new(
+                part.num_nodes(),
+                sources.iter().copied().filter(|&s| !mine(s)),
+            );
+            if local as usize + ids.ids.len() > u32::MAX as usize {
+                return Err(DistError::Failed(
+                    "too many ghost nodes for 32-bit indices".into(),
+                ));
+            }
+            for s in &mut sources {
+                *s = if mine(*s) {
+                    part.local(*s)
+                } else {
+                    local + ids.index(*s)
+                };
+            }
+            let arrival = ids.arrival_order(part);
+            (ids.ids, arrival)
+        };
+        // Tell each owner which of its nodes this rank keeps ghosts of, in arrival order.
         let send = if net.size == 1 {
             vec![Vec::new()]
         } else {
+            let mut ask = vec![Vec::<u32>::new(); net.size];
+            for &s in &ghosts {
+                ask[part.owner(s)].push(s);
+            }
             let (asked, counts) = net.exchange(&ask)?;
             let mut send = Vec::with_capacity(net.size);
             let mut rest = &asked[..];
             for c in counts {
-                let (mine, tail) = rest.split_at(c);
-                send.push(mine.iter().map(|&v| part.local(v)).collect());
+                let (theirs, tail) = rest.split_at(c);
+                send.push(theirs.iter().map(|&v| part.local(v)).collect());
                 rest = tail;
             }
             send
@@ -110,6 +106,7 @@ impl Halo {
             offsets,
             sources,
             ghosts,
+            arrival,
             send,
         })
     }
@@ -152,6 +149,15 @@ impl Halo {
             .exchange(team, &out)
             .unwrap_or_else(|e| panic!("halo exchange: {e}"));
         debug_assert_eq!(got.len(), self.ghosts.len());
-        got
+        match &self.arrival {
+            None => got,
+            Some(order) => {
+                let mut placed = vec![T::default(); got.len()];
+                for (&i, x) in order.iter().zip(got) {
+                    placed[i as usize] = x;
+                }
+                placed
+            }
+        }
     }
 }

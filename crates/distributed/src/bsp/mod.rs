@@ -14,6 +14,7 @@
 
 pub mod bfs;
 pub mod cc;
+pub mod ghosts;
 pub mod halo;
 pub mod pagerank;
 

@@ -8,25 +8,35 @@
 //! the same rank pull the new value, while ghosts hold the previous iteration's. Every read is
 //! thus of the node's old or new share, which is all the error bound of
 //! `ordo_algos::pagerank::pull` (module docs, Error bound) asks: `|y' - y*|₁ <= α δ / (1 - α)`
-//! for the change `δ` of the last iteration. Between iterations the values are rescaled to the
-//! exact solution's total when it is off (`pull`'s mass correction, from sums the sweep adds up
-//! anyway). Shares are `f64` (the bound's rounding terms are those of `pull`'s double
-//! precision).
+//! for the change `δ` of the last iteration, plus the shares' rounding. Between iterations the
+//! values are rescaled to the exact solution's total when it is off (`pull`'s mass correction,
+//! from sums the sweep adds up anyway). Nodes without in-edges hold `(1 - α) / n` from the
+//! start, as in `pull`.
+//!
+//! **Precision.** As in `pull`, a run asking for an L1 change of at least
+//! [`SINGLE_PRECISION_STOP`] stores shares as `f32`, half the bytes the pull loop gathers
+//! and a refresh sends; sums, values and changes are computed in `f64` either way. A stored
+//! share is then within `u = 2^-24` of its value's quotient (one rounding to `f32`), which
+//! adds `(1 + α) u |y'|₁ / (1 - α)` to the bound, as `pull`'s `SHARE_ROUNDOFF` term does.
 
 use super::halo::Halo;
 use super::{global_sums, Funnel};
 use crate::graph::LocalGraph;
-use crate::net::{DistResult, Net};
+use crate::net::{DistError, DistResult, Net};
 use crate::runtime::Ran;
-use ordo_algos::pagerank::{capped, AtomicF64, DAMPING};
+use mpi::datatype::Equivalence;
+use ordo_algos::pagerank::pull::SINGLE_PRECISION_STOP;
+use ordo_algos::pagerank::{capped, DAMPING};
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Iterations at most, as `ordo_algos::pagerank::pull`.
 pub const MAX_ITERATIONS: u32 = ordo_algos::pagerank::pull::MAX_ITERATIONS;
 /// Owned nodes per chunk of a sweep.
 const CHUNK: usize = 2048;
-/// The relative rounding of a share read back as a value (one division, one product).
-const SHARE_ROUNDOFF: f64 = 1.5 * f64::EPSILON;
+/// A mass correction is made when the values' total is off by at least this part of the last
+/// iteration's change (as `ordo_algos::pagerank::pull`).
+const CORRECTION_SHARE: f64 = 0.25;
 
 pub struct PullRun {
     /// The owned nodes' scores (summing to 1 over all ranks).
@@ -36,13 +46,82 @@ pub struct PullRun {
     pub last_change: f64,
     /// The L1 distance of all scores to the exact ones is at most this.
     pub error_bound: f64,
+    /// Iterations after which the values were rescaled.
+    pub corrections: u32,
+    /// The shares' precision: 32 or 64 bits.
+    pub precision: u32,
     pub ran: Ran,
 }
 
-struct State<'a> {
+/// A share as stored: read and written whole by one worker, read by any.
+trait Share: Send + Sync {
+    /// What a refresh sends.
+    type Wire: Equivalence + Copy + Default;
+    /// The relative error of a stored share against its exact quotient.
+    const ROUNDOFF: f64;
+    const BITS: u32;
+    fn new(x: f64) -> Self;
+    fn get(&self) -> f64;
+    fn set(&self, x: f64);
+    fn wire(&self) -> Self::Wire;
+    fn set_wire(&self, w: Self::Wire);
+}
+
+struct Single(AtomicU32);
+struct Double(AtomicU64);
+
+impl Share for Single {
+    type Wire = f32;
+    // One rounding to f32, and the f64 quotient's own.
+    const ROUNDOFF: f64 = 1.0 / (1u64 << 24) as f64 + 2.0 * f64::EPSILON;
+    const BITS: u32 = 32;
+    fn new(x: f64) -> Self {
+        Single(AtomicU32::new((x as f32).to_bits()))
+    }
+    #[inline]
+    fn get(&self) -> f64 {
+        f32::from_bits(self.0.load(Relaxed)) as f64
+    }
+    #[inline]
+    fn set(&self, x: f64) {
+        self.0.store((x as f32).to_bits(), Relaxed);
+    }
+    fn wire(&self) -> f32 {
+        f32::from_bits(self.0.load(Relaxed))
+    }
+    fn set_wire(&self, w: f32) {
+        self.0.store(w.to_bits(), Relaxed);
+    }
+}
+
+impl Share for Double {
+    type Wire = f64;
+    // One division, one product.
+    const ROUNDOFF: f64 = 1.5 * f64::EPSILON;
+    const BITS: u32 = 64;
+    fn new(x: f64) -> Self {
+        Double(AtomicU64::new(x.to_bits()))
+    }
+    #[inline]
+    fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Relaxed))
+    }
+    #[inline]
+    fn set(&self, x: f64) {
+        self.0.store(x.to_bits(), Relaxed);
+    }
+    fn wire(&self) -> f64 {
+        self.get()
+    }
+    fn set_wire(&self, w: f64) {
+        self.set(w);
+    }
+}
+
+struct State<'a, S> {
     halo: &'a Halo,
     /// Shares of the owned nodes, then of the ghosts.
-    share: Vec<AtomicF64>,
+    share: Vec<S>,
     /// Out-degree (at least 1: a dangling node's share is its value) of each owned node.
     degree: Vec<f64>,
     /// The owned nodes without out-arcs.
@@ -50,6 +129,10 @@ struct State<'a> {
     base: f64,
     /// The normalized L1 change to stop below.
     stop: f64,
+    /// The values of the nodes without in-edges, over all ranks, and those of them without
+    /// out-arcs: fixed at `base`, skipped by the sweeps and by a mass correction.
+    fixed: f64,
+    fixed_dangling: f64,
 }
 
 /// Pull PageRank over all ranks until an iteration changes the scores by less than
@@ -61,6 +144,21 @@ pub fn run(
     tolerance: f64,
     exec: &ExecConfig,
 ) -> DistResult<PullRun> {
+    let stop = tolerance * g.num_nodes() as f64;
+    if stop >= SINGLE_PRECISION_STOP {
+        run_with::<Single>(net, g, halo, stop, exec)
+    } else {
+        run_with::<Double>(net, g, halo, stop, exec)
+    }
+}
+
+fn run_with<S: Share>(
+    net: &Net,
+    g: &LocalGraph,
+    halo: &Halo,
+    stop: f64,
+    exec: &ExecConfig,
+) -> DistResult<PullRun> {
     let n = g.num_nodes() as f64;
     let local = g.local_nodes() as usize;
     let degree: Vec<f64> = (0..local as u32)
@@ -69,80 +167,108 @@ pub fn run(
     let dangling = (0..local as u32)
         .map(|l| g.neighbors(l).is_empty())
         .collect();
-    let start = 1.0 / n;
+    let base = (1.0 - DAMPING) / n;
     let share = (0..halo.len())
-        .map(|i| AtomicF64::new(start / degree.get(i).copied().unwrap_or(1.0)))
+        .map(|i| {
+            // A node without in-edges holds its final value from the start.
+            let y = match degree.get(i) {
+                Some(_) if halo.in_neighbors(i as u32).is_empty() => base,
+                _ => 1.0 / n,
+            };
+            S::new(y / degree.get(i).copied().unwrap_or(1.0))
+        })
         .collect();
+    let fixed_nodes = |dangling_only: bool| {
+        (0..local as u32)
+            .filter(|&l| halo.in_neighbors(l).is_empty())
+            .filter(|&l| !dangling_only || g.neighbors(l).is_empty())
+            .count() as u64
+    };
+    let fixed = net.sum_u64(fixed_nodes(false)) as f64 * base;
+    let fixed_dangling = net.sum_u64(fixed_nodes(true)) as f64 * base;
     let s = State {
         halo,
         share,
         degree,
         dangling,
-        base: (1.0 - DAMPING) / n,
-        stop: tolerance * n,
+        base,
+        stop,
+        fixed,
+        fixed_dangling,
     };
     let funnel = Funnel::new(net);
     net.world_barrier();
     let (results, time) = run_team(exec, |team| s.iterate(&funnel, team))
-        .map_err(|e| crate::net::DistError::Failed(e.to_string()))?;
-    let (_, iterations, change) = results.first().copied().unwrap_or_default();
+        .map_err(|e| DistError::Failed(e.to_string()))?;
+    let (_, last) = results.first().copied().unwrap_or_default();
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
     let value: Vec<f64> = (0..local).map(|l| s.share[l].get() * s.degree[l]).collect();
     let total = net.sum_f64(value.iter().sum());
     // The last iteration's residual bound (`ordo_algos::pagerank::pull`, Error bound).
-    let residual = DAMPING * change + (1.0 + DAMPING) * SHARE_ROUNDOFF * total;
+    let residual = DAMPING * last.change + (1.0 + DAMPING) * S::ROUNDOFF * total;
     let b = residual / (1.0 - DAMPING);
     let error_bound = capped(2.0 * b / (total - b).max(f64::MIN_POSITIVE));
     let score = value.iter().map(|&y| y / total).collect();
     Ok(PullRun {
         score,
-        iterations,
-        last_change: change / total,
+        iterations: last.iterations,
+        last_change: last.change / total,
         error_bound,
+        corrections: last.corrections,
+        precision: S::BITS,
         ran: funnel.ran(report, time),
     })
 }
 
-/// A mass correction is made when the values' total is off by at least this part of the last
-/// iteration's change (as `ordo_algos::pagerank::pull`).
-const CORRECTION_SHARE: f64 = 0.25;
+/// What every worker knows when the iteration stops.
+#[derive(Default, Clone, Copy)]
+struct Last {
+    iterations: u32,
+    /// The last iteration's raw L1 change.
+    change: f64,
+    corrections: u32,
+}
 
-impl State<'_> {
+impl<S: Share> State<'_, S> {
     /// The factor that gives the values the total the exact solution has relative to its
     /// dangling nodes, `Σy = (1 - α) + α (Σy - D)` (`ordo_algos::pagerank::pull`, module docs,
     /// Mass correction), when the total is off by at least the change the run stops at and by
     /// [`CORRECTION_SHARE`] of the last change.
-    fn mass_correction(&self, change: f64, total: f64, dangling: f64) -> Option<f64> {
-        let c = (1.0 - DAMPING) / ((1.0 - DAMPING) * total + DAMPING * dangling);
-        let off = (c - 1.0).abs() * total;
+    fn mass_correction(&self, change: f64, pulled: f64, dangling: f64) -> Option<f64> {
+        let a = DAMPING;
+        // With the fixed values kept and the pulled ones scaled by c:
+        // c ((1 - α) S + α D) = (1 - α)(1 - S_fixed) - α D_fixed.
+        let wanted = (1.0 - a) * (1.0 - self.fixed) - a * self.fixed_dangling;
+        let c = wanted / ((1.0 - a) * pulled + a * dangling);
+        let off = (c - 1.0).abs() * pulled;
+        let total = pulled + self.fixed;
         let worth = off >= self.stop * total && off >= CORRECTION_SHARE * change;
         (c.is_finite() && c > 0.0 && worth).then_some(c)
     }
 
-    /// One worker's part: returns its counters, the iterations and the last raw change.
-    fn iterate(&self, funnel: &Funnel, team: &Team) -> Result<(ThreadStats, u32, f64), Stopped> {
+    /// One worker's part: its counters and the last iteration's figures.
+    fn iterate(&self, funnel: &Funnel, team: &Team) -> Result<(ThreadStats, Last), Stopped> {
         let mut stats = ThreadStats::default();
         let local = self.halo.local as usize;
-        let mut iterations = 0;
+        let mut last = Last::default();
         loop {
             if team.worker() == 0 {
                 let ghosts = self
                     .halo
-                    .refresh(funnel, team, |l| self.share[l as usize].get());
+                    .refresh(funnel, team, |l| self.share[l as usize].wire());
                 for (slot, x) in self.share[local..].iter().zip(ghosts) {
-                    slot.set(x);
+                    slot.set_wire(x);
                 }
             }
             team.barrier()?;
             let (mut change, mut total, mut dangling) = (0.0, 0.0, 0.0);
             team.for_chunks_nowait(local, CHUNK, |range| {
                 for v in range.clone() {
-                    let sum: f64 = self
-                        .halo
-                        .in_neighbors(v as u32)
-                        .iter()
-                        .map(|&s| self.share[s as usize].get())
-                        .sum();
+                    let sources = self.halo.in_neighbors(v as u32);
+                    if sources.is_empty() {
+                        continue; // fixed at `base`
+                    }
+                    let sum: f64 = sources.iter().map(|&s| self.share[s as usize].get()).sum();
                     let y = self.base + DAMPING * sum;
                     let old = self.share[v].get() * self.degree[v];
                     change += (y - old).abs();
@@ -155,19 +281,23 @@ impl State<'_> {
                 stats.tasks += range.len() as u64;
                 0
             });
-            let [change, total, dangling] = global_sums(funnel, team, [change, total, dangling])?;
-            iterations += 1;
-            if change < self.stop * total || iterations >= MAX_ITERATIONS {
-                return Ok((stats, iterations, change));
+            let [change, pulled, dangling] = global_sums(funnel, team, [change, total, dangling])?;
+            last.iterations += 1;
+            last.change = change;
+            if change < self.stop * (pulled + self.fixed) || last.iterations >= MAX_ITERATIONS {
+                return Ok((stats, last));
             }
             // Every worker and rank has the same sums, so all take the same branch.
-            if let Some(c) = self.mass_correction(change, total, dangling) {
+            if let Some(c) = self.mass_correction(change, pulled, dangling) {
                 team.for_chunks(local, CHUNK, |range| {
-                    for share in &self.share[range] {
-                        share.set(share.get() * c);
+                    for v in range {
+                        if !self.halo.in_neighbors(v as u32).is_empty() {
+                            self.share[v].set(self.share[v].get() * c);
+                        }
                     }
                     0
                 })?;
+                last.corrections += 1;
             }
         }
     }

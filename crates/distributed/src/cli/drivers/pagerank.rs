@@ -68,6 +68,8 @@ pub fn pagerank(
         let run = ordo_dist::bsp::pagerank::run(net, g, &halo, tolerance, &exec)?;
         out.insert("iterations".into(), json!(run.iterations));
         out.insert("last_change".into(), json!(run.last_change));
+        out.insert("corrections".into(), json!(run.corrections));
+        out.insert("precision".into(), json!(run.precision));
         (run.score, 0.0, run.error_bound, run.ran)
     };
     out.insert("damping".into(), json!(ordo_algos::pagerank::DAMPING));
