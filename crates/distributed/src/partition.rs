@@ -85,6 +85,21 @@ impl Partition {
         }
     }
 
+    /// Tells which nodes `rank` owns, with the layout's bounds read once: for loops that test
+    /// every arc.
+    pub fn locator(&self, rank: usize) -> Locator {
+        match self {
+            Partition::Ranges { starts } => Locator::Range {
+                start: starts[rank],
+                len: starts[rank + 1] - starts[rank],
+            },
+            Partition::Cyclic { ranks, .. } => Locator::Cyclic {
+                ranks: *ranks,
+                rank: rank as u32,
+            },
+        }
+    }
+
     /// `v`'s index on its owner.
     #[inline]
     pub fn local(&self, v: u32) -> u32 {
@@ -171,5 +186,26 @@ mod tests {
         // More ranks than nodes: empty ranges, still a bijection.
         let p = Partition::by_edges(4, 2, |v| [0, 5, 10][v as usize]);
         check(&p);
+    }
+}
+
+/// Which nodes one rank owns ([`Partition::locator`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Locator {
+    Range { start: u32, len: u32 },
+    Cyclic { ranks: u32, rank: u32 },
+}
+
+impl Locator {
+    /// `v`'s local index if the rank owns it.
+    #[inline]
+    pub fn local(self, v: u32) -> Option<u32> {
+        match self {
+            Locator::Range { start, len } => {
+                let l = v.wrapping_sub(start);
+                (l < len).then_some(l)
+            }
+            Locator::Cyclic { ranks, rank } => (v % ranks == rank).then(|| v / ranks),
+        }
     }
 }

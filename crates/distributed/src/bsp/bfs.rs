@@ -16,7 +16,7 @@ use crate::runtime::Ran;
 use ordo_algos::bfs::direction::{ALPHA, BETA, SCAN};
 use ordo_algos::bfs::UNREACHED;
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, RwLock};
 
 /// Frontier nodes per chunk of a top-down level.
@@ -49,9 +49,9 @@ struct State<'a> {
     /// The sparse frontier (owned local ids), rewritten by worker 0 between levels.
     frontier: RwLock<Vec<u32>>,
     found: Vec<Mutex<Found>>,
-    /// Dense frontiers for bottom-up levels: owned nodes then ghosts, and the next one.
-    front: Vec<AtomicU8>,
-    next: Vec<AtomicU8>,
+    /// Dense frontiers for bottom-up levels, bitmaps over the halo's index space (owned nodes
+    /// then ghosts): level `k` reads `dense[k % 2]` and writes `dense[(k + 1) % 2]`.
+    dense: [Vec<AtomicU64>; 2],
 }
 
 #[derive(Default, Clone, Copy)]
@@ -84,8 +84,11 @@ pub fn run(
                 })
             })
             .collect(),
-        front: (0..halo.len()).map(|_| AtomicU8::new(0)).collect(),
-        next: (0..local).map(|_| AtomicU8::new(0)).collect(),
+        dense: [0, 1].map(|_| {
+            (0..halo.len().div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect()
+        }),
     };
     if g.part.owner(source) == net.rank {
         let l = g.part.local(source);
@@ -120,18 +123,21 @@ impl State<'_> {
         let mut unexplored = self.g.m;
         while len > 0 {
             if scout > unexplored / ALPHA && scout > n / SCAN {
-                self.list_to_dense(team)?;
+                let mut k = 0;
+                self.list_to_dense(team, &self.dense[k])?;
                 let mut awake = len;
                 loop {
                     let before = awake;
-                    awake = self.bottom_up(funnel, team, depth, &mut c)?;
+                    let (front, next) = (&self.dense[k], &self.dense[1 - k]);
+                    awake = self.bottom_up(funnel, team, front, next, depth, &mut c)?;
+                    k = 1 - k;
                     depth += 1;
                     c.bottom_up += 1;
                     if awake < before && awake <= n / BETA {
                         break;
                     }
                 }
-                len = self.dense_to_list(funnel, team)?;
+                len = self.dense_to_list(funnel, team, &self.dense[k])?;
                 scout = 1;
             } else {
                 unexplored = unexplored.saturating_sub(scout);
@@ -161,7 +167,10 @@ impl State<'_> {
         c: &mut Counts,
     ) -> Result<[u64; 2], Stopped> {
         let (g, part) = (self.g, &self.g.part);
+        let locator = part.locator(self.rank);
         let next = depth + 1;
+        // A team of one claims with a plain store: no other worker writes levels.
+        let alone = team.workers() == 1;
         {
             let frontier = self.frontier.read().expect("not poisoned");
             let mut found = self.found[team.worker()].lock().expect("not poisoned");
@@ -170,18 +179,32 @@ impl State<'_> {
                 remote,
             } = &mut *found;
             let chunk = team.chunk_for(frontier.len(), TOP_DOWN_CHUNK);
+            // A local: the loop stores to atomics, after which a field read through `self`
+            // would be reloaded.
+            let level = &self.level[..];
             team.for_chunks_nowait(frontier.len(), chunk, |r| {
                 c.stats.tasks += r.len() as u64;
                 for &u in &frontier[r] {
                     for &t in g.neighbors(u) {
-                        let owner = part.owner(t);
-                        if owner == self.rank {
-                            let l = part.local(t);
-                            if self.claim(l, next) {
+                        match locator.local(t) {
+                            Some(l) => {
+                                // SAFETY: the locator gives owned nodes' local ids, and
+                                // `level` has one entry per owned node.
+                                let slot = unsafe { level.get_unchecked(l as usize) };
+                                if slot.load(Relaxed) != UNREACHED {
+                                    continue;
+                                }
+                                if alone {
+                                    slot.store(next, Relaxed);
+                                } else if slot
+                                    .compare_exchange(UNREACHED, next, Relaxed, Relaxed)
+                                    .is_err()
+                                {
+                                    continue;
+                                }
                                 claimed.push(l);
                             }
-                        } else {
-                            remote[owner].push(t);
+                            None => remote[part.owner(t)].push(t),
                         }
                     }
                 }
@@ -224,81 +247,99 @@ impl State<'_> {
         global_counts(funnel, team, counts)
     }
 
-    /// Marks the sparse frontier in the dense one (owned part).
-    fn list_to_dense(&self, team: &Team) -> Result<(), Stopped> {
-        let local = self.halo.local as usize;
-        team.for_chunks(local, NODE_CHUNK, |r| {
-            for v in r {
-                self.front[v].store(0, Relaxed);
+    /// Marks the sparse frontier in `front` (owned part).
+    fn list_to_dense(&self, team: &Team, front: &[AtomicU64]) -> Result<(), Stopped> {
+        let words = (self.halo.local as usize).div_ceil(64);
+        team.for_chunks(words, NODE_CHUNK / 64, |r| {
+            for w in &front[r] {
+                w.store(0, Relaxed);
             }
             0
         })?;
         let frontier = self.frontier.read().expect("not poisoned");
         team.for_chunks(frontier.len(), NODE_CHUNK, |r| {
             for &l in &frontier[r] {
-                self.front[l as usize].store(1, Relaxed);
+                front[l as usize / 64].fetch_or(1 << (l % 64), Relaxed);
             }
             0
         })?;
         Ok(())
     }
 
-    /// One bottom-up level; returns the new frontier's size over all ranks.
+    /// One bottom-up level from `front` into `next` (owned part); returns the new frontier's
+    /// size over all ranks.
     fn bottom_up(
         &self,
         funnel: &Funnel,
         team: &Team,
+        front: &[AtomicU64],
+        next: &[AtomicU64],
         depth: u32,
         c: &mut Counts,
     ) -> Result<u64, Stopped> {
         let local = self.halo.local as usize;
         if team.worker() == 0 {
-            let ghosts = self
-                .halo
-                .refresh(funnel, team, |l| self.front[l as usize].load(Relaxed));
-            for (slot, x) in self.front[local..].iter().zip(ghosts) {
-                slot.store(x, Relaxed);
+            let bit = |i: usize| front[i / 64].load(Relaxed) >> (i % 64) & 1;
+            let ghosts = self.halo.refresh(funnel, team, |l| bit(l as usize) as u8);
+            let base = self.halo.ghost_base as usize;
+            let ghost_words = &front[base / 64..];
+            for w in ghost_words {
+                w.store(0, Relaxed);
+            }
+            for (i, x) in ghosts.into_iter().enumerate() {
+                if x != 0 {
+                    ghost_words[i / 64].fetch_or(1 << (i % 64), Relaxed);
+                }
             }
         }
         team.barrier()?;
-        let next = depth + 1;
+        let level = depth + 1;
+        let in_front = |s: u32| front[s as usize / 64].load(Relaxed) >> (s % 64) & 1 != 0;
+        // Chunks of whole words: each word of `next` is written by one worker.
         let awake = team.for_chunks_nowait(local, NODE_CHUNK, |r| {
             let mut awake = 0;
-            for v in r {
-                let hit = self.level[v].load(Relaxed) == UNREACHED
-                    && self
+            for w in r.start / 64..r.end.div_ceil(64) {
+                let mut word = 0u64;
+                for v in w * 64..(w * 64 + 64).min(r.end) {
+                    if self.level[v].load(Relaxed) != UNREACHED {
+                        continue;
+                    }
+                    c.stats.tasks += 1;
+                    if self
                         .halo
                         .in_neighbors(v as u32)
                         .iter()
-                        .any(|&s| self.front[s as usize].load(Relaxed) != 0);
-                if hit {
-                    self.level[v].store(next, Relaxed);
-                    awake += 1;
+                        .any(|&s| in_front(s))
+                    {
+                        self.level[v].store(level, Relaxed);
+                        word |= 1 << (v % 64);
+                        awake += 1;
+                    }
                 }
-                self.next[v].store(u8::from(hit), Relaxed);
-                c.stats.tasks += 1;
+                next[w].store(word, Relaxed);
             }
             awake
         });
         let [awake] = global_counts(funnel, team, [awake])?;
-        team.for_chunks(local, NODE_CHUNK, |r| {
-            for v in r {
-                self.front[v].store(self.next[v].load(Relaxed), Relaxed);
-            }
-            0
-        })?;
         Ok(awake)
     }
 
-    /// The dense frontier as a list again; returns its size over all ranks.
-    fn dense_to_list(&self, funnel: &Funnel, team: &Team) -> Result<u64, Stopped> {
-        let local = self.halo.local as usize;
+    /// The dense frontier `front` as a list again; returns its size over all ranks.
+    fn dense_to_list(
+        &self,
+        funnel: &Funnel,
+        team: &Team,
+        front: &[AtomicU64],
+    ) -> Result<u64, Stopped> {
+        let words = (self.halo.local as usize).div_ceil(64);
         {
             let mut found = self.found[team.worker()].lock().expect("not poisoned");
-            team.for_chunks_nowait(local, NODE_CHUNK, |r| {
-                for v in r {
-                    if self.front[v].load(Relaxed) != 0 {
-                        found.next.push(v as u32);
+            team.for_chunks_nowait(words, NODE_CHUNK / 64, |r| {
+                for w in r {
+                    let mut word = front[w].load(Relaxed);
+                    while word != 0 {
+                        found.next.push(w as u32 * 64 + word.trailing_zeros());
+                        word &= word - 1;
                     }
                 }
                 0

@@ -1,7 +1,7 @@
 //! A rank's in-edges and its ghosts: the copies of remote in-neighbours that pull loops read.
 //!
-//! Index space: `0..local` are the rank's own nodes (local ids), `local..local + ghosts` the
-//! ghosts, by global id. In-lists hold indices of that space, so a pull loop reads a local or
+//! Index space: `0..local` are the rank's own nodes (local ids), then from `ghost_base` (the
+//! next multiple of 64) the ghosts, by global id. In-lists hold indices of that space, so a pull loop reads a local or
 //! a ghost value with one array access.
 //!
 //! Built in two exchanges: every arc goes to its target's owner (the transpose), then every
@@ -20,6 +20,9 @@ use ordo_exec::Team;
 pub struct Halo {
     /// Nodes this rank owns.
     pub local: u32,
+    /// The first ghost's index: `local` rounded up to a multiple of 64, so that a bitmap over
+    /// the index space has no word shared by owned nodes and ghosts.
+    pub ghost_base: u32,
     /// In-CSR over the owned nodes, sources as indices of the halo's index space.
     pub offsets: Vec<u64>,
     pub sources: Vec<u32>,
@@ -61,6 +64,7 @@ impl Halo {
         let (offsets, mut sources) = transpose(local, &pairs);
         drop(pairs);
         let mine = |s: u32| part.owner(s) == net.rank;
+        let ghost_base = local.next_multiple_of(64);
         let (ghosts, arrival) = if net.size == 1 {
             (Vec::new(), None)
         } else {
@@ -68,7 +72,7 @@ impl Halo {
                 part.num_nodes(),
                 sources.iter().copied().filter(|&s| !mine(s)),
             );
-            if local as usize + ids.ids.len() > u32::MAX as usize {
+            if ghost_base as usize + ids.ids.len() > u32::MAX as usize {
                 return Err(DistError::Failed(
                     "too many ghost nodes for 32-bit indices".into(),
                 ));
@@ -77,7 +81,7 @@ impl Halo {
                 *s = if mine(*s) {
                     part.local(*s)
                 } else {
-                    local + ids.index(*s)
+                    ghost_base + ids.index(*s)
                 };
             }
             let arrival = ids.arrival_order(part);
@@ -103,6 +107,7 @@ impl Halo {
         };
         Ok(Halo {
             local,
+            ghost_base,
             offsets,
             sources,
             ghosts,
@@ -111,9 +116,9 @@ impl Halo {
         })
     }
 
-    /// Owned nodes plus ghosts: the length of a value array the pull loops index.
+    /// The length of a value array the pull loops index: owned nodes, padding, ghosts.
     pub fn len(&self) -> usize {
-        self.local as usize + self.ghosts.len()
+        self.ghost_base as usize + self.ghosts.len()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -256,7 +256,8 @@ impl<S: Share> State<'_, S> {
                 let ghosts = self
                     .halo
                     .refresh(funnel, team, |l| self.share[l as usize].wire());
-                for (slot, x) in self.share[local..].iter().zip(ghosts) {
+                let ghost_slots = &self.share[self.halo.ghost_base as usize..];
+                for (slot, x) in ghost_slots.iter().zip(ghosts) {
                     slot.set_wire(x);
                 }
             }
