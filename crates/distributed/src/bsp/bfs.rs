@@ -298,7 +298,8 @@ impl State<'_> {
         // Chunks of whole words: each word of `next` is written by one worker.
         let awake = team.for_chunks_nowait(local, NODE_CHUNK, |r| {
             let mut awake = 0;
-            for w in r.start / 64..r.end.div_ceil(64) {
+            let words = r.start / 64..r.end.div_ceil(64);
+            for (w, out) in words.clone().zip(&next[words]) {
                 let mut word = 0u64;
                 for v in w * 64..(w * 64 + 64).min(r.end) {
                     if self.level[v].load(Relaxed) != UNREACHED {
@@ -316,7 +317,7 @@ impl State<'_> {
                         awake += 1;
                     }
                 }
-                next[w].store(word, Relaxed);
+                out.store(word, Relaxed);
             }
             awake
         });
