@@ -76,6 +76,13 @@ impl Net {
         out
     }
 
+    pub fn min_u64(&self, x: u64) -> u64 {
+        let mut out = 0u64;
+        self.world
+            .all_reduce_into(&x, &mut out, mpi::collective::SystemOperation::min());
+        out
+    }
+
     pub fn max_f64(&self, x: f64) -> f64 {
         let mut out = 0f64;
         self.world

@@ -89,14 +89,14 @@ impl Partition {
     /// every arc.
     pub fn locator(&self, rank: usize) -> Locator {
         match self {
-            Partition::Ranges { starts } => Locator::Range {
+            Partition::Ranges { starts } => Locator::Range(InRange {
                 start: starts[rank],
                 len: starts[rank + 1] - starts[rank],
-            },
-            Partition::Cyclic { ranks, .. } => Locator::Cyclic {
+            }),
+            Partition::Cyclic { ranks, .. } => Locator::Cyclic(InCycle {
                 ranks: *ranks,
                 rank: rank as u32,
-            },
+            }),
         }
     }
 
@@ -192,20 +192,52 @@ mod tests {
 /// Which nodes one rank owns ([`Partition::locator`]).
 #[derive(Clone, Copy, Debug)]
 pub enum Locator {
-    Range { start: u32, len: u32 },
-    Cyclic { ranks: u32, rank: u32 },
+    Range(InRange),
+    Cyclic(InCycle),
 }
 
-impl Locator {
+/// A test of ownership for loops over arcs: generic code over the two layouts' tests has no
+/// branch on the layout per arc.
+pub trait Locate: Copy + Send + Sync {
     /// `v`'s local index if the rank owns it.
+    fn local(self, v: u32) -> Option<u32>;
+}
+
+/// The nodes `start..start + len` (contiguous ranges).
+#[derive(Clone, Copy, Debug)]
+pub struct InRange {
+    start: u32,
+    len: u32,
+}
+
+/// The nodes `v` with `v mod ranks == rank` (hash).
+#[derive(Clone, Copy, Debug)]
+pub struct InCycle {
+    ranks: u32,
+    rank: u32,
+}
+
+impl Locate for InRange {
     #[inline]
-    pub fn local(self, v: u32) -> Option<u32> {
+    fn local(self, v: u32) -> Option<u32> {
+        let l = v.wrapping_sub(self.start);
+        (l < self.len).then_some(l)
+    }
+}
+
+impl Locate for InCycle {
+    #[inline]
+    fn local(self, v: u32) -> Option<u32> {
+        (v % self.ranks == self.rank).then(|| v / self.ranks)
+    }
+}
+
+impl Locate for Locator {
+    #[inline]
+    fn local(self, v: u32) -> Option<u32> {
         match self {
-            Locator::Range { start, len } => {
-                let l = v.wrapping_sub(start);
-                (l < len).then_some(l)
-            }
-            Locator::Cyclic { ranks, rank } => (v % ranks == rank).then(|| v / ranks),
+            Locator::Range(r) => r.local(v),
+            Locator::Cyclic(c) => c.local(v),
         }
     }
 }

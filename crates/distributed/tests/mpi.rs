@@ -149,6 +149,7 @@ fn every_app_matches_the_single_process_result_at_1_2_4_ranks() {
     let methods = [
         ("bfs", "direction"),
         ("bfs", "tasks"),
+        ("sssp", "delta"),
         ("sssp", "tasks"),
         ("cc", "afforest"),
         ("cc", "tasks"),
@@ -201,7 +202,8 @@ fn every_app_matches_the_single_process_result_at_1_2_4_ranks() {
 
 /// The bulk-synchronous methods on a directed graph with hubs: bfs turns bottom-up (reading
 /// ghosts of in-neighbours through the halo), pagerank pulls over the transpose, cc takes the
-/// undirected view; each verified against the oracle at 1, 2 and 4 ranks in both layouts.
+/// undirected view, sssp steps through buckets with remote relaxations; each verified against
+/// the oracle at 1, 2 and 4 ranks in both layouts.
 #[test]
 fn bulk_synchronous_methods_on_a_directed_graph_with_hubs() {
     let mut seen = Vec::new();
@@ -214,6 +216,9 @@ fn bulk_synchronous_methods_on_a_directed_graph_with_hubs() {
             assert!(b["bottom_up_steps"].as_u64().unwrap() > 0, "{b}");
             let c = run_json(np, &[&["cc"][..], &args].concat());
             assert_eq!(c["verified"], true, "{c}");
+            let d = run_json(np, &[&["sssp"][..], &args].concat());
+            assert_eq!(d["verified"], true, "{d}");
+            assert_eq!(d["algo"], "delta", "{d}");
             let p = run_json(
                 np,
                 &[&["pagerank"][..], &args, &["--tolerance", "1e-9"]].concat(),
@@ -242,6 +247,7 @@ fn generated_graphs_do_not_depend_on_the_rank_count() {
         seen.push((j["edges"].clone(), j["triangles"].clone()));
         let k = run_json(np, &["sssp", "gen:kronecker:10", "--scheduler", "smq"]);
         assert_eq!(k["verified"], true, "{k}");
+        assert_eq!(k["algo"], "tasks", "a scheduler selects tasks: {k}");
         seen.push((k["edges"].clone(), k["dist_sum"].clone()));
     }
     assert_eq!(seen[0], seen[2]);
@@ -367,6 +373,11 @@ fn usage_errors_exit_2_with_one_message() {
         2,
         &["bfs", "gen:er:8", "--algo", "pull"],
         "is not a method of bfs",
+    );
+    usage_error(
+        2,
+        &["sssp", "gen:er:8", "--algo", "delta", "--scheduler", "obim"],
+        "apply to --algo tasks",
     );
     usage_error(1, &["sssp", "gen:er:8", "--source", "100000"], "");
     usage_error(

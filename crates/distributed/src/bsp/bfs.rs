@@ -12,6 +12,7 @@ use super::halo::Halo;
 use super::{global_counts, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
+use crate::partition::Locate;
 use crate::runtime::Ran;
 use ordo_algos::bfs::direction::{ALPHA, BETA, SCAN};
 use ordo_algos::bfs::UNREACHED;

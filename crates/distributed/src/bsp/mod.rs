@@ -11,12 +11,14 @@
 //! | pagerank | pull iteration, Gauss-Seidel within a rank ([`pagerank`]) | one share per ghost |
 //! | bfs | direction-optimizing ([`bfs`]) | top-down: reached remote ids; bottom-up: one frontier byte per ghost |
 //! | cc | Afforest on the local arcs, then labels across the cut ([`cc`]) | one (node, label) per cut arc of a lowered component |
+//! | sssp | delta-stepping with bucket fusion ([`sssp`]) | one (node, distance) per lowered remote label |
 
 pub mod bfs;
 pub mod cc;
 pub mod ghosts;
 pub mod halo;
 pub mod pagerank;
+pub mod sssp;
 
 use crate::comm::CommStats;
 use crate::net::{DistResult, Net};

@@ -43,12 +43,14 @@ pub struct Args {
     /// Source node (bfs, sssp), as the file numbers nodes [default: the first node]
     #[arg(long)]
     pub source: Option<u64>,
-    /// Method: bulk-synchronous rounds as ordo's defaults (bfs: direction, cc: afforest,
-    /// pagerank: pull), or `tasks`, asynchronous tasks under --scheduler with aggregated
-    /// messages (sssp and tc run as tasks only) [default: the bulk-synchronous one]
+    /// Method: bulk-synchronous rounds as ordo's defaults (bfs: direction, sssp: delta,
+    /// cc: afforest, pagerank: pull), or `tasks`, asynchronous tasks under --scheduler with
+    /// aggregated messages (tc runs as tasks only) [default: the bulk-synchronous one, or
+    /// tasks when --scheduler or --param is given]
     #[arg(long, value_enum)]
     pub algo: Option<Algo>,
-    /// Scheduler inside every rank, for --algo tasks (see `ordo schedulers`)
+    /// Scheduler inside every rank, for --algo tasks (see `ordo schedulers`); naming one
+    /// selects tasks
     #[arg(long, short = 's', default_value = "auto")]
     pub scheduler: String,
     /// Scheduler parameter key=value (repeatable)
@@ -114,6 +116,8 @@ pub enum Algo {
     Pull,
     /// Afforest within each rank, labels across the cut (cc)
     Afforest,
+    /// Delta-stepping, bucket by bucket (sssp)
+    Delta,
     /// Asynchronous tasks under --scheduler, records in aggregated messages (every app)
     Tasks,
 }
@@ -125,7 +129,8 @@ impl Algo {
             App::Bfs => Algo::Direction,
             App::Pagerank => Algo::Pull,
             App::Cc => Algo::Afforest,
-            App::Sssp | App::Tc => Algo::Tasks,
+            App::Sssp => Algo::Delta,
+            App::Tc => Algo::Tasks,
         }
     }
 
@@ -134,17 +139,25 @@ impl Algo {
             Algo::Direction => "direction",
             Algo::Pull => "pull",
             Algo::Afforest => "afforest",
+            Algo::Delta => "delta",
             Algo::Tasks => "tasks",
         }
     }
 }
 
 impl Args {
-    /// The method to run, checked against the application.
+    /// The method to run, checked against the application. Naming a scheduler (or its
+    /// parameters) asks for tasks, as `ordo APP --scheduler S` runs the scheduled version.
     pub fn method(&self) -> DistResult<Algo> {
         let default = Algo::default_for(self.app);
+        let scheduled = self.scheduler != "auto" || !self.params.is_empty();
         match self.algo {
+            None if scheduled => Ok(Algo::Tasks),
             None => Ok(default),
+            Some(a) if scheduled && a != Algo::Tasks => Err(usage(format!(
+                "--scheduler and --param apply to --algo tasks, not {}",
+                a.name()
+            ))),
             Some(a) if a == default || a == Algo::Tasks => Ok(a),
             Some(a) => Err(usage(format!(
                 "--algo {} is not a method of {}: use {} (the default) or tasks",

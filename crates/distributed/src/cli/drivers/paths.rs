@@ -60,6 +60,28 @@ pub fn paths(
             })
             .collect();
         (dist, run.ran)
+    } else if !unit && a.method()? == Algo::Delta {
+        let local = g.delta_inputs();
+        let inputs = ordo_algos::delta::DeltaInputs {
+            active_nodes: net.sum_u64(local.active_nodes),
+            arcs: net.sum_u64(local.arcs),
+            weight_sum: net.sum_f64(local.weight_sum),
+            max_degree: net.max_u64(local.max_degree),
+        };
+        let delta = ordo_algos::delta::delta_for(&inputs);
+        let workers = exec.threads * net.size;
+        let width = ordo_algos::delta::delta_stepping_width(delta, &inputs, workers);
+        let run = ordo_dist::bsp::sssp::run(net, g, source, width, &exec)?;
+        out.insert("scheduler".into(), json!("none"));
+        out.insert("delta".into(), json!(width));
+        out.insert("rounds".into(), json!(run.rounds));
+        out.insert(
+            "improving_relaxations".into(),
+            json!(net.sum_u64(run.improving)),
+        );
+        out.insert("edges_scanned".into(), json!(net.sum_u64(run.scanned)));
+        out.insert("stale_tasks".into(), json!(net.sum_u64(run.stale)));
+        (run.dist, run.ran)
     } else {
         tasks(net, a, g, source, exec, mail, out)?
     };
