@@ -40,11 +40,15 @@ impl Halo {
     pub fn build(net: &Net, g: &LocalGraph) -> DistResult<Halo> {
         let part = &g.part;
         let local = g.local_nodes();
-        // The transpose: (target, source) pairs to the target's owner.
-        let pairs: Vec<(u32, u32)> = if net.size == 1 {
-            (0..local)
-                .flat_map(|l| g.neighbors(l).iter().map(move |&t| (t, l)))
-                .collect()
+        // The transpose: (target, source) pairs to the target's owner. Pairs arrive by
+        // source rank, each rank's in its own node order, and the transpose keeps that order:
+        // in-lists come out sorted by source for contiguous ranges.
+        let (offsets, mut sources) = if net.size == 1 {
+            transpose(local, |f| {
+                for l in 0..local {
+                    g.neighbors(l).iter().for_each(|&t| f(t, l));
+                }
+            })
         } else {
             let mut out = vec![Vec::<u32>::new(); net.size];
             for l in 0..local {
@@ -55,14 +59,10 @@ impl Halo {
             }
             let (flat, _) = net.exchange(&out)?;
             drop(out);
-            flat.chunks_exact(2)
-                .map(|p| (part.local(p[0]), p[1]))
-                .collect()
+            transpose(local, |f| {
+                flat.chunks_exact(2).for_each(|p| f(part.local(p[0]), p[1]));
+            })
         };
-        // Pairs arrive by source rank, each rank's in its own node order, and the transpose
-        // keeps that order: in-lists come out sorted by source for contiguous ranges.
-        let (offsets, mut sources) = transpose(local, &pairs);
-        drop(pairs);
         let mine = |s: u32| part.owner(s) == net.rank;
         let ghost_base = local.next_multiple_of(64);
         let (ghosts, arrival) = if net.size == 1 {
