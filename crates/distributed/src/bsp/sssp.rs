@@ -8,7 +8,8 @@
 //! over workers, then over ranks); each worker hands over its bin of that bucket, and the
 //! team relaxes them in chunks. A relaxation that lowers an owned node's label files an entry
 //! in the relaxing worker's bin; one for a remote node goes into the worker's outbox for its
-//! owner. A worker then keeps relaxing its own bin of the current bucket while it holds fewer
+//! owner, unless a distance as small was sent to that node before (the smallest sent to each
+//! remote target is kept). A worker then keeps relaxing its own bin of the current bucket while it holds fewer
 //! than `FUSION_LIMIT` entries (bucket fusion). The round ends with one exchange of the
 //! outboxes; the arrivals are applied with an atomic minimum and filed in worker 0's bins.
 //! Entries carry their distance, so a node lowered twice while it waits is relaxed once.
@@ -17,6 +18,7 @@
 //! once no rank has an entry below some bucket none will: the agreed minimum only grows, and
 //! the run ends when it finds every bin empty right after an exchange.
 
+use super::ghosts::GhostIds;
 use super::Funnel;
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
@@ -27,6 +29,7 @@ use ordo_algos::sssp::delta_step::FUSION_LIMIT;
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
 use std::sync::atomic::{AtomicU32, AtomicU64};
 use std::sync::{Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 /// Buckets a worker's ring of bins spans (as `ordo_algos::sssp::delta_step::RING`).
 pub const RING: u64 = 1024;
@@ -46,6 +49,10 @@ pub struct DeltaRun {
     pub scanned: u64,
     /// Entries skipped because their node had been lowered again since.
     pub stale: u64,
+    /// Remote relaxations not sent: one as good had been sent to that node.
+    pub unsent: u64,
+    /// Setup before the run (the remote targets' numbering).
+    pub prep: Duration,
     pub ran: Ran,
 }
 
@@ -118,6 +125,7 @@ struct Counts {
     improving: u64,
     scanned: u64,
     stale: u64,
+    unsent: u64,
 }
 
 struct State<'a, D: DistLabel> {
@@ -129,6 +137,10 @@ struct State<'a, D: DistLabel> {
     bins: Vec<Mutex<Bins<D::Word>>>,
     /// Per worker: entries for other ranks' nodes, as (node, distance) pairs by owner.
     outbox: Vec<Mutex<Vec<Vec<u64>>>>,
+    /// The remote targets of this rank's arcs, and the smallest distance sent to each: a
+    /// relaxation no better than one already sent is not sent again.
+    remote: GhostIds,
+    sent: Vec<D>,
     /// Per worker: its bin of the round's bucket, handed over; concatenated by worker 0.
     handed: Vec<Mutex<Vec<Entry<D::Word>>>>,
     frontier: RwLock<Vec<Entry<D::Word>>>,
@@ -179,10 +191,23 @@ fn run_with<D: DistLabel>(
         .as_deref()
         .ok_or_else(|| DistError::Failed("sssp needs arc weights".into()))?;
     let workers = exec.threads.max(1);
+    let started = Instant::now();
+    let locator = g.part.locator(net.rank);
+    let remote = if net.size == 1 {
+        GhostIds::new(0, std::iter::empty())
+    } else {
+        let targets = g.targets.iter().copied();
+        GhostIds::new(
+            g.num_nodes(),
+            targets.filter(|&t| locator.local(t).is_none()),
+        )
+    };
+    let sent = (0..remote.ids.len()).map(|_| D::unreached()).collect();
+    let prep = started.elapsed();
     let s = State {
         g,
         weights,
-        locator: g.part.locator(net.rank),
+        locator,
         width,
         dist: (0..g.local_nodes()).map(|_| D::unreached()).collect(),
         bins: (0..workers).map(|_| Mutex::new(Bins::new())).collect(),
@@ -191,6 +216,8 @@ fn run_with<D: DistLabel>(
             .collect(),
         handed: (0..workers).map(|_| Mutex::new(Vec::new())).collect(),
         frontier: RwLock::new(Vec::new()),
+        remote,
+        sent,
     };
     if let Some(l) = s.locator.local(source) {
         s.dist[l as usize].set(0);
@@ -207,6 +234,8 @@ fn run_with<D: DistLabel>(
         improving: sum(|c| c.improving),
         scanned: sum(|c| c.scanned),
         stale: sum(|c| c.stale),
+        unsent: sum(|c| c.unsent),
+        prep,
         dist: s.dist.into_iter().map(D::into_u64).collect(),
         ran: funnel.ran(report, time),
     })
@@ -340,7 +369,17 @@ impl<D: DistLabel> State<'_, D> {
                         bins.file(nd >> width, (l, D::narrow(nd)));
                     }
                 }
-                None => outbox[self.g.part.owner(t)].extend_from_slice(&[t as u64, nd]),
+                None => {
+                    let ghost = self.remote.index(t) as usize;
+                    // SAFETY: `t` is a remote target, a member of `remote`, numbered below
+                    // its length, which is `sent`'s.
+                    let sent = unsafe { self.sent.get_unchecked(ghost) };
+                    if lower::<D, SHARED>(sent, nd) {
+                        outbox[self.g.part.owner(t)].extend_from_slice(&[t as u64, nd]);
+                    } else {
+                        c.unsent += 1;
+                    }
+                }
             }
         }
     }

@@ -81,6 +81,8 @@ pub fn paths(
         );
         out.insert("edges_scanned".into(), json!(net.sum_u64(run.scanned)));
         out.insert("stale_tasks".into(), json!(net.sum_u64(run.stale)));
+        out.insert("unsent".into(), json!(net.sum_u64(run.unsent)));
+        out.insert("prep_s".into(), json!(run.prep.as_secs_f64()));
         (run.dist, run.ran)
     } else {
         tasks(net, a, g, source, exec, mail, out)?
