@@ -9,7 +9,7 @@
 //! are summed over the ranks at each level.
 
 use super::halo::Halo;
-use super::{global_counts, Funnel};
+use super::{global_counts, worker0_counts, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::Locate;
@@ -244,8 +244,7 @@ impl State<'_> {
             };
             counts = [frontier.len() as u64, edges];
         }
-        // Worker 0 alone holds the counts; the others add nothing.
-        global_counts(funnel, team, counts)
+        worker0_counts(funnel, team, counts)
     }
 
     /// Marks the sparse frontier in `front` (owned part).
@@ -357,7 +356,7 @@ impl State<'_> {
             }
             len = frontier.len() as u64;
         }
-        let [len] = global_counts(funnel, team, [len])?;
+        let [len] = worker0_counts(funnel, team, [len])?;
         Ok(len)
     }
 }

@@ -143,3 +143,22 @@ pub fn global_counts<const N: usize>(
     }
     team.broadcast(0, local)
 }
+
+/// Worker 0's `values` summed over the ranks, handed to every worker of the team: one barrier,
+/// for counts that worker 0 alone computed (what the other workers pass is ignored).
+pub fn worker0_counts<const N: usize>(
+    funnel: &Funnel,
+    team: &Team,
+    values: [u64; N],
+) -> Result<[u64; N], ordo_exec::Stopped> {
+    let mut local = values;
+    if team.worker() == 0 {
+        let net = funnel.net(team);
+        if net.size > 1 {
+            for x in &mut local {
+                *x = net.sum_u64(*x);
+            }
+        }
+    }
+    team.broadcast(0, local)
+}

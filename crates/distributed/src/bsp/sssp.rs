@@ -144,6 +144,7 @@ struct State<'a, D: DistLabel> {
     /// Per worker: its bin of the round's bucket, handed over; concatenated by worker 0.
     handed: Vec<Mutex<Vec<Entry<D::Word>>>>,
     frontier: RwLock<Vec<Entry<D::Word>>>,
+    ranks: usize,
 }
 
 /// Distances from `source` (a global id) over all ranks (a collective), with buckets of
@@ -218,6 +219,7 @@ fn run_with<D: DistLabel>(
         frontier: RwLock::new(Vec::new()),
         remote,
         sent,
+        ranks: net.size,
     };
     if let Some(l) = s.locator.local(source) {
         s.dist[l as usize].set(0);
@@ -274,19 +276,19 @@ impl<D: DistLabel> State<'_, D> {
         locator: L,
     ) -> Result<Counts, Stopped> {
         let w = team.worker();
+        let ranks = self.ranks;
         let mut c = Counts::default();
         let mut bucket = 0;
         loop {
             let mine = lock(&self.bins[w]).lowest(bucket, self.width);
-            let lowest = team.min(mine)?;
-            let mut agreed = [lowest];
-            if w == 0 {
-                let net = funnel.net(team);
-                if net.size > 1 {
-                    agreed[0] = net.min_u64(lowest);
+            bucket = team.min(mine)?;
+            if ranks > 1 {
+                let mut agreed = [bucket];
+                if w == 0 {
+                    agreed[0] = funnel.net(team).min_u64(bucket);
                 }
+                [bucket] = team.broadcast(0, agreed)?;
             }
-            [bucket] = team.broadcast(0, agreed)?;
             if bucket == NONE {
                 return Ok(c);
             }
