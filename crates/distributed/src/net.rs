@@ -114,8 +114,8 @@ impl Net {
         let displs = prefix(&counts)?;
         let rdispls = prefix(&incoming)?;
         let total: usize = incoming.iter().map(|&c| c as usize).sum();
-        let send: Vec<T> = out.concat();
-        let mut recv = vec![T::default(); total];
+        let send = real_buffer(out.concat());
+        let mut recv = real_buffer(vec![T::default(); total]);
         {
             let sp = MpiPartition::new(&send[..], &counts[..], &displs[..]);
             let mut rp = PartitionMut::new(&mut recv[..], &incoming[..], &rdispls[..]);
@@ -136,7 +136,7 @@ impl Net {
             root.gather_into_root(&n, &mut counts[..]);
             let displs = prefix(&counts)?;
             let total: usize = counts.iter().map(|&c| c as usize).sum();
-            let mut all = vec![T::default(); total];
+            let mut all = real_buffer(vec![T::default(); total]);
             {
                 let mut rp = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
                 root.gather_varcount_into_root(mine, &mut rp);
@@ -164,6 +164,16 @@ pub fn say(rank: usize, message: impl std::fmt::Display) {
     use std::io::Write;
     let line = format!("ordo-dist: rank {rank}: {message}\n");
     let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
+/// `v` with an allocation even when empty. An empty `Vec`'s pointer is the type's alignment,
+/// 1 for bytes, which is `MPI_IN_PLACE` in Open MPI: a collective handed it reads "in place"
+/// and fails with `MPI_ERR_ARG`.
+fn real_buffer<T>(mut v: Vec<T>) -> Vec<T> {
+    if v.capacity() == 0 {
+        v.reserve(1);
+    }
+    v
 }
 
 fn too_big() -> DistError {

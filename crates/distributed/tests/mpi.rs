@@ -238,6 +238,21 @@ fn bulk_synchronous_methods_on_a_directed_graph_with_hubs() {
     );
 }
 
+/// Graphs smaller than the job: ranks that own no node, and exchanges that are empty on
+/// every rank (an empty byte buffer's pointer is Open MPI's `MPI_IN_PLACE`).
+#[test]
+fn graphs_with_fewer_nodes_than_ranks() {
+    let path = std::env::temp_dir().join(format!("ordo-dist-one-arc-{}.el", std::process::id()));
+    std::fs::write(&path, "0 1\n").unwrap();
+    for np in [2, 3] {
+        for app in ["bfs", "sssp", "cc", "pagerank", "tc"] {
+            let j = run_json(np, &[app, path.to_str().unwrap()]);
+            assert_eq!(j["verified"], true, "{app} np {np}: {j}");
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn generated_graphs_do_not_depend_on_the_rank_count() {
     let mut seen = Vec::new();
