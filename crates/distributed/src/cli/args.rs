@@ -12,10 +12,17 @@ use ordo_sched::{parse_param, SchedulerConfig, Topology};
     about = "Distributed ordo on MPI: graph analytics over partitioned graphs",
     after_help = "Launch with mpirun (as root add --allow-run-as-root; more ranks than cores need --oversubscribe):
   mpirun -np 4 ordo-dist tc gen:er:16 --json
-  mpirun -np 2 ordo-dist sssp USA-road-d.NY.gr.gz --scheduler obim
+  mpirun -np 2 ordo-dist sssp USA-road-d.NY.gr.gz
+  mpirun -np 2 ordo-dist sssp USA-road-d.NY.gr.gz --scheduler obim    # as tasks
   mpirun -np 4 ordo-dist bfs ny.ordo --partition hash --threads 1
+  mpirun -np 2 ordo-dist cc ny.ordo --algo tasks
   mpirun -np 2 ordo-dist pagerank soc-Slashdot0902.txt.gz --no-verify
   mpirun -np 8 --hostfile hosts ordo-dist cc gen:kronecker:24 --no-verify --json
+
+Each application runs ordo's default method by default, in bulk-synchronous rounds across
+the ranks (bfs: direction-optimizing, sssp: delta-stepping, cc: Afforest then labels across
+the cut, pagerank: pull); --algo tasks runs asynchronous tasks under --scheduler, remote
+tasks travelling in aggregated messages (tc runs that way only). The JSON's algo says which.
 
 GRAPH is a file (an .ordo binary is read in parts by every rank, by offsets; other formats
 are parsed once by rank 0 and scattered) or a generator that every rank runs for its share.
