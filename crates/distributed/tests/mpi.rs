@@ -170,9 +170,19 @@ fn every_app_matches_the_single_process_result_at_1_2_4_ranks() {
                 if !combine {
                     args.push("--no-combine");
                 }
+                // cc joins the local components on rank 0 (the default) and, once per layout
+                // at 4 ranks, in rounds of labels across the cut.
+                let rounds = app == "cc" && !tasks && np == 4;
+                if rounds {
+                    args.extend(["--gather-links", "0"]);
+                }
                 let j = run_json(np, &args);
                 assert_eq!(j["verified"], true, "{app} {algo} np {np} {layout}: {j}");
                 assert_eq!(j["algo"], algo, "{j}");
+                if app == "cc" && !tasks && np > 1 {
+                    let by = if rounds { "rounds" } else { "rank 0" };
+                    assert_eq!(j["cut_joined_by"], by, "{j}");
+                }
                 folded += j["folded"].as_u64().unwrap();
                 if !combine {
                     assert_eq!(j["folded"], 0, "{j}");
@@ -216,6 +226,9 @@ fn bulk_synchronous_methods_on_a_directed_graph_with_hubs() {
             assert!(b["bottom_up_steps"].as_u64().unwrap() > 0, "{b}");
             let c = run_json(np, &[&["cc"][..], &args].concat());
             assert_eq!(c["verified"], true, "{c}");
+            let r = run_json(np, &[&["cc"][..], &args, &["--gather-links", "0"]].concat());
+            assert_eq!(r["verified"], true, "{r}");
+            assert_eq!(r["components"], c["components"], "{r}");
             let d = run_json(np, &[&["sssp"][..], &args].concat());
             assert_eq!(d["verified"], true, "{d}");
             assert_eq!(d["algo"], "delta", "{d}");

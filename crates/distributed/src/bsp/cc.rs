@@ -1,17 +1,20 @@
 //! Connected components across ranks: Afforest (`ordo cc`'s default,
-//! `ordo_algos::cc::afforest`) on the arcs between a rank's own nodes, then the components'
-//! labels carried across the cut until none is lowered.
+//! `ordo_algos::cc::afforest`) on the arcs between a rank's own nodes, then the local
+//! components joined across the cut: on rank 0 when the links between them are few enough
+//! ([`GATHERED_LINKS`]), else by carrying labels across the cut until none is lowered.
 //!
 //! After the local step every owned node hangs under a local root, the smallest node of its
 //! local component, labelled with that node's global id (the smallest in the component: both
-//! layouts number a rank's nodes in increasing global order). A round sends, to the owner of
-//! each remote end `t` of a cut arc `(v, t)` whose local component was lowered in the last
-//! round (every one in the first), the smallest such label for `t`, unless `t` was sent one
-//! as small before; the owner lowers `t`'s component to it if smaller.
-//! The undirected view stores both arcs of a cut edge, so the smallest global id of a
-//! component reaches every part of it; the rounds end when a round lowers nothing on any
-//! rank. Rounds: at most the number of local components chained along the longest path of
-//! the cut, a handful for contiguous ranges.
+//! layouts number a rank's nodes in increasing global order). The cut arcs become links
+//! (local root, remote end). When the links over all ranks are few enough, rank 0 gathers
+//! them as pairs of root ids and joins them with a union-find: four collectives in all
+//! (`Cut::solve_on_rank0`). Otherwise labels cross the cut in rounds (`Cut::carry_labels`):
+//! a round sends, to the owner of each remote end `t` of a link whose component was lowered
+//! in the last round (every one in the first), the smallest such label for `t`, unless `t`
+//! was sent one as small before; the owner lowers `t`'s component to it if smaller. The
+//! undirected view stores both arcs of a cut edge, so the smallest global id of a component
+//! reaches every part of it; the rounds end when a round lowers nothing on any rank, after
+//! as many rounds as the longest chain of local components a label crosses.
 
 use super::Funnel;
 use crate::graph::LocalGraph;
@@ -24,8 +27,10 @@ use std::time::Instant;
 pub struct CcRun {
     /// The owned nodes' labels: the smallest global id of their component.
     pub label: Vec<u32>,
-    /// Rounds across the cut.
+    /// Rounds across the cut (1 when rank 0 joined the components).
     pub rounds: u64,
+    /// Whether rank 0 joined the local components (else labels were carried in rounds).
+    pub gathered: bool,
     pub ran: Ran,
 }
 
@@ -77,8 +82,15 @@ impl CcInput {
     }
 }
 
-/// Components over all ranks (a collective).
-pub fn run(net: &Net, g: &LocalGraph, input: &CcInput, exec: &ExecConfig) -> DistResult<CcRun> {
+/// Components over all ranks (a collective); rank 0 joins the local components itself when
+/// at most `gather_limit` links join them (see [`GATHERED_LINKS`]).
+pub fn run(
+    net: &Net,
+    g: &LocalGraph,
+    input: &CcInput,
+    gather_limit: u64,
+    exec: &ExecConfig,
+) -> DistResult<CcRun> {
     let funnel = Funnel::new(net);
     net.world_barrier();
     let start = Instant::now();
@@ -86,65 +98,29 @@ pub fn run(net: &Net, g: &LocalGraph, input: &CcInput, exec: &ExecConfig) -> Dis
         .map_err(|e| DistError::Failed(e.to_string()))?;
     // Local roots and their labels.
     let root = inner.label;
-    let mut label: Vec<u32> = (0..g.local_nodes()).map(|l| g.global(l)).collect();
-    let mut lowered = vec![true; root.len()];
     // The cut as (local root, ghost) links, repeats from one root to one ghost mostly
     // dropped: one pass here, and rounds that scan the links rather than the arcs.
-    let ghosts = input.ghosts.len();
-    let mut best = vec![u32::MAX; ghosts];
+    let mut last = vec![u32::MAX; input.ghosts.len()];
     let mut links = Vec::new();
     for &(v, gh) in &input.cut {
         let r = root[v as usize];
-        if best[gh as usize] != r {
-            best[gh as usize] = r;
+        if last[gh as usize] != r {
+            last[gh as usize] = r;
             links.push((r, gh));
         }
     }
-    // The label last sent to each ghost: a label no smaller is not sent again.
-    let mut sent = vec![u32::MAX; ghosts];
-    let mut rounds = 0;
-    loop {
-        best.fill(u32::MAX);
-        for &(r, gh) in &links {
-            if lowered[r as usize] {
-                let b = &mut best[gh as usize];
-                *b = (*b).min(label[r as usize]);
-            }
-        }
-        lowered.fill(false);
-        let mut out: Vec<Vec<u32>> = vec![Vec::new(); net.size];
-        for (gh, (&b, s)) in best.iter().zip(&mut sent).enumerate() {
-            if b < *s {
-                *s = b;
-                let t = input.ghosts[gh];
-                out[g.part.owner(t)].extend_from_slice(&[t, b]);
-            }
-        }
-        let (arrived, _) = if net.size == 1 {
-            (Vec::new(), Vec::new())
-        } else {
-            funnel.count(net, &out);
-            net.exchange(&out)?
-        };
-        let mut changed = 0u64;
-        for p in arrived.chunks_exact(2) {
-            let r = root[g.part.local(p[0]) as usize] as usize;
-            if p[1] < label[r] {
-                label[r] = p[1];
-                lowered[r] = true;
-                changed += 1;
-            }
-        }
-        rounds += 1;
-        let changed = if net.size == 1 {
-            changed
-        } else {
-            net.sum_u64(changed)
-        };
-        if changed == 0 {
-            break;
-        }
-    }
+    let mut cut = Cut {
+        net,
+        funnel: &funnel,
+        g,
+        ghosts: &input.ghosts,
+        root: &root,
+        links,
+        label: (0..g.local_nodes()).map(|l| g.global(l)).collect(),
+    };
+    let solved = net.size > 1 && cut.solve_on_rank0(gather_limit)?;
+    let rounds = if solved { 1 } else { cut.carry_labels()? };
+    let label = cut.label;
     let label = root.iter().map(|&r| label[r as usize]).collect();
     let time = start.elapsed();
     let report = RunReport {
@@ -154,6 +130,156 @@ pub fn run(net: &Net, g: &LocalGraph, input: &CcInput, exec: &ExecConfig) -> Dis
     Ok(CcRun {
         label,
         rounds,
+        gathered: solved,
         ran: funnel.ran(report, time),
     })
+}
+
+/// The most links (pairs of local components joined by a cut edge) that rank 0 gathers to
+/// join them itself, by default: 128 MiB of pairs (`--gather-links`).
+pub const GATHERED_LINKS: u64 = 1 << 24;
+
+/// The local components and the cut between them, while they are joined.
+struct Cut<'a> {
+    net: &'a Net,
+    funnel: &'a Funnel<'a>,
+    g: &'a LocalGraph,
+    /// The remote ends of the cut arcs, by owner and id.
+    ghosts: &'a [u32],
+    /// Each owned node's local root.
+    root: &'a [u32],
+    /// (local root, ghost) pairs joined by a cut arc.
+    links: Vec<(u32, u32)>,
+    /// Each local root's label (other entries unused).
+    label: Vec<u32>,
+}
+
+impl Cut<'_> {
+    /// Joins the local components across the cut on rank 0 when at most `limit` links join
+    /// them ([`GATHERED_LINKS`] by default): every rank learns the local root of each remote
+    /// end of its cut arcs (one exchange of questions, one of answers), sends its links as
+    /// pairs of root ids to rank 0, which joins them with a union-find and sends each rank the
+    /// final label of its roots that changed. Four collectives, however many cut edges a label
+    /// would cross (a road map numbered at random: hundreds). Returns false, having changed
+    /// nothing, when the links are more; the rounds of [`Cut::carry_labels`] then run.
+    fn solve_on_rank0(&mut self, limit: u64) -> DistResult<bool> {
+        let (net, funnel, g, root) = (self.net, self.funnel, self.g, self.root);
+        let (links, label) = (&self.links, &mut self.label);
+        let part = &g.part;
+        if net.sum_u64(links.len() as u64) > limit {
+            return Ok(false);
+        }
+        // The root of each ghost, from its owner. Ghosts are sorted by owner, so the answers,
+        // concatenated in rank order, come in ghost order.
+        let mut ask = vec![Vec::<u32>::new(); net.size];
+        for &t in self.ghosts {
+            ask[part.owner(t)].push(t);
+        }
+        funnel.count(net, &ask);
+        let (asked, counts) = net.exchange(&ask)?;
+        let mut answers = Vec::with_capacity(net.size);
+        let mut at = 0;
+        for c in counts {
+            let roots = asked[at..at + c].iter();
+            answers.push(
+                roots
+                    .map(|&t| g.global(root[part.local(t) as usize]))
+                    .collect::<Vec<u32>>(),
+            );
+            at += c;
+        }
+        funnel.count(net, &answers);
+        let (ghost_root, _) = net.exchange(&answers)?;
+        let mut pairs: Vec<u32> = Vec::with_capacity(2 * links.len());
+        for &(r, gh) in links.iter() {
+            pairs.extend_from_slice(&[g.global(r), ghost_root[gh as usize]]);
+        }
+        let gathered = net.gather(&pairs)?;
+        // Rank 0: a union-find over the root ids; each set's label is its smallest id (a root's id
+        // is its local component's smallest node, and the set holds every root of a component).
+        let mut to: Vec<Vec<u32>> = vec![Vec::new(); net.size];
+        if let Some(all) = gathered {
+            let mut ids: Vec<u32> = all.clone();
+            ids.sort_unstable();
+            ids.dedup();
+            let index = |x: u32| ids.binary_search(&x).expect("every id is listed") as u32;
+            let mut sets = ordo_algos::union_find::UnionFind::new(ids.len());
+            for p in all.chunks_exact(2) {
+                sets.union(index(p[0]), index(p[1]));
+            }
+            let mut smallest = vec![u32::MAX; ids.len()];
+            for (i, &id) in ids.iter().enumerate() {
+                let s = sets.find(i as u32) as usize;
+                smallest[s] = smallest[s].min(id);
+            }
+            for (i, &id) in ids.iter().enumerate() {
+                let l = smallest[sets.find(i as u32) as usize];
+                if l < id {
+                    to[part.owner(id)].extend_from_slice(&[id, l]);
+                }
+            }
+        }
+        funnel.count(net, &to);
+        let (labels, _) = net.exchange(&to)?;
+        for p in labels.chunks_exact(2) {
+            label[part.local(p[0]) as usize] = p[1];
+        }
+        Ok(true)
+    }
+
+    /// Carries labels across the cut until a round lowers none on any rank: each round sends
+    /// the owner of each remote end `t` of a link from a component lowered in the last round
+    /// (every one in the first) the smallest such label for `t`, unless one as small was sent
+    /// to `t` before. Returns the rounds.
+    fn carry_labels(&mut self) -> DistResult<u64> {
+        let (net, g, root) = (self.net, self.g, self.root);
+        let label = &mut self.label;
+        let mut lowered = vec![true; root.len()];
+        let mut best = vec![u32::MAX; self.ghosts.len()];
+        // The label last sent to each ghost: a label no smaller is not sent again.
+        let mut sent = vec![u32::MAX; self.ghosts.len()];
+        let mut rounds = 0;
+        loop {
+            best.fill(u32::MAX);
+            for &(r, gh) in &self.links {
+                if lowered[r as usize] {
+                    let b = &mut best[gh as usize];
+                    *b = (*b).min(label[r as usize]);
+                }
+            }
+            lowered.fill(false);
+            let mut out: Vec<Vec<u32>> = vec![Vec::new(); net.size];
+            for (gh, (&b, s)) in best.iter().zip(&mut sent).enumerate() {
+                if b < *s {
+                    *s = b;
+                    let t = self.ghosts[gh];
+                    out[g.part.owner(t)].extend_from_slice(&[t, b]);
+                }
+            }
+            let (arrived, _) = if net.size == 1 {
+                (Vec::new(), Vec::new())
+            } else {
+                self.funnel.count(net, &out);
+                net.exchange(&out)?
+            };
+            let mut changed = 0u64;
+            for p in arrived.chunks_exact(2) {
+                let r = root[g.part.local(p[0]) as usize] as usize;
+                if p[1] < label[r] {
+                    label[r] = p[1];
+                    lowered[r] = true;
+                    changed += 1;
+                }
+            }
+            let changed = if net.size == 1 {
+                changed
+            } else {
+                net.sum_u64(changed)
+            };
+            rounds += 1;
+            if changed == 0 {
+                return Ok(rounds);
+            }
+        }
+    }
 }

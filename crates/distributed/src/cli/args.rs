@@ -87,6 +87,11 @@ pub struct Args {
     /// --algo tasks]
     #[arg(long)]
     pub tolerance: Option<f64>,
+    /// cc: the most links between local components (pairs joined by a cut edge) that rank 0
+    /// gathers and joins itself, in four exchanges; past it, labels cross the cut one edge a
+    /// round (0: always rounds)
+    #[arg(long, default_value_t = ordo_dist::bsp::cc::GATHERED_LINKS)]
+    pub gather_links: u64,
     /// Seed of the generators
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

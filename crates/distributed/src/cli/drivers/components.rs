@@ -40,9 +40,11 @@ pub fn components(
         let input = CcInput::build(g)?;
         net.world_barrier();
         out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
-        let run = ordo_dist::bsp::cc::run(net, g, &input, &exec)?;
+        let run = ordo_dist::bsp::cc::run(net, g, &input, a.gather_links, &exec)?;
         out.insert("scheduler".into(), json!("none"));
         out.insert("cut_rounds".into(), json!(run.rounds));
+        let joined = if run.gathered { "rank 0" } else { "rounds" };
+        out.insert("cut_joined_by".into(), json!(joined));
         (run.label, run.ran)
     };
     // A component's label is its smallest id, owned by the rank that owns that node.
