@@ -1,20 +1,21 @@
 //! Connected components across ranks: Afforest (`ordo cc`'s default,
 //! `ordo_algos::cc::afforest`) on the arcs between a rank's own nodes, then the local
-//! components joined across the cut: on rank 0 when the links between them are few enough
-//! ([`GATHERED_LINKS`]), else by carrying labels across the cut until none is lowered.
+//! components joined across the cut, by a few rounds of labels and, if those do not settle
+//! it, on rank 0.
 //!
 //! After the local step every owned node hangs under a local root, the smallest node of its
 //! local component, labelled with that node's global id (the smallest in the component: both
 //! layouts number a rank's nodes in increasing global order). The cut arcs become links
-//! (local root, remote end). When the links over all ranks are few enough, rank 0 gathers
-//! them as pairs of root ids and joins them with a union-find: four collectives in all
-//! (`Cut::solve_on_rank0`). Otherwise labels cross the cut in rounds (`Cut::carry_labels`):
-//! a round sends, to the owner of each remote end `t` of a link whose component was lowered
-//! in the last round (every one in the first), the smallest such label for `t`, unless `t`
-//! was sent one as small before; the owner lowers `t`'s component to it if smaller. The
-//! undirected view stores both arcs of a cut edge, so the smallest global id of a component
-//! reaches every part of it; the rounds end when a round lowers nothing on any rank, after
-//! as many rounds as the longest chain of local components a label crosses.
+//! (local root, remote end). A round of labels (`Cut::carry_labels`) sends, to the owner of
+//! each remote end `t` of a link whose component was lowered in the last round (every one in
+//! the first), the smallest such label for `t`, unless `t` was sent one as small before; the
+//! owner lowers `t`'s component to it if smaller. The undirected view stores both arcs of a
+//! cut edge, so the smallest global id of a component reaches every part of it, after as many
+//! rounds as the longest chain of local components it crosses: a few on Kronecker and social
+//! graphs, hundreds on a road map numbered at random. So after [`ROUNDS_BEFORE_GATHERING`]
+//! rounds that still lowered labels, rank 0 gathers the links as pairs of root ids and joins
+//! them with a union-find (`Cut::solve_on_rank0`, four collectives), when there are at most
+//! `--gather-links` ([`GATHERED_LINKS`]); past that, the rounds go on to the end.
 
 use super::Funnel;
 use crate::graph::LocalGraph;
@@ -118,8 +119,16 @@ pub fn run(
         links,
         label: (0..g.local_nodes()).map(|l| g.global(l)).collect(),
     };
-    let solved = net.size > 1 && cut.solve_on_rank0(gather_limit)?;
-    let rounds = if solved { 1 } else { cut.carry_labels()? };
+    // A few rounds first (Kronecker graphs, social graphs and well-numbered road maps need no
+    // more); then rank 0 joins what is left, or, with too many links, the rounds go on.
+    let (mut rounds, done) = cut.carry_labels(Some(ROUNDS_BEFORE_GATHERING))?;
+    let mut gathered = false;
+    if !done {
+        gathered = cut.solve_on_rank0(gather_limit)?;
+        if !gathered {
+            rounds += cut.carry_labels(None)?.0;
+        }
+    }
     let label = cut.label;
     let label = root.iter().map(|&r| label[r as usize]).collect();
     let time = start.elapsed();
@@ -130,7 +139,7 @@ pub fn run(
     Ok(CcRun {
         label,
         rounds,
-        gathered: solved,
+        gathered,
         ran: funnel.ran(report, time),
     })
 }
@@ -138,6 +147,10 @@ pub fn run(
 /// The most links (pairs of local components joined by a cut edge) that rank 0 gathers to
 /// join them itself, by default: 128 MiB of pairs (`--gather-links`).
 pub const GATHERED_LINKS: u64 = 1 << 24;
+
+/// Rounds of labels across the cut before rank 0 joins the components still apart: a round
+/// is one exchange, the joining four and a union-find on one rank.
+const ROUNDS_BEFORE_GATHERING: u64 = 4;
 
 /// The local components and the cut between them, while they are joined.
 struct Cut<'a> {
@@ -161,7 +174,8 @@ impl Cut<'_> {
     /// pairs of root ids to rank 0, which joins them with a union-find and sends each rank the
     /// final label of its roots that changed. Four collectives, however many cut edges a label
     /// would cross (a road map numbered at random: hundreds). Returns false, having changed
-    /// nothing, when the links are more; the rounds of [`Cut::carry_labels`] then run.
+    /// nothing, when the links are more. Labels the rounds lowered before are overwritten
+    /// with the final ones: every lowered root has a link, so it is among the joined ids.
     fn solve_on_rank0(&mut self, limit: u64) -> DistResult<bool> {
         let (net, funnel, g, root) = (self.net, self.funnel, self.g, self.root);
         let (links, label) = (&self.links, &mut self.label);
@@ -227,11 +241,12 @@ impl Cut<'_> {
         Ok(true)
     }
 
-    /// Carries labels across the cut until a round lowers none on any rank: each round sends
-    /// the owner of each remote end `t` of a link from a component lowered in the last round
-    /// (every one in the first) the smallest such label for `t`, unless one as small was sent
-    /// to `t` before. Returns the rounds.
-    fn carry_labels(&mut self) -> DistResult<u64> {
+    /// Carries labels across the cut until a round lowers none on any rank, or for at most
+    /// `limit` rounds: each round sends the owner of each remote end `t` of a link from a
+    /// component lowered in the last round (every one in the first) the smallest such label
+    /// for `t`, unless one as small was sent to `t` before. Returns the rounds and whether
+    /// they ended with no label lowered.
+    fn carry_labels(&mut self, limit: Option<u64>) -> DistResult<(u64, bool)> {
         let (net, g, root) = (self.net, self.g, self.root);
         let label = &mut self.label;
         let mut lowered = vec![true; root.len()];
@@ -278,7 +293,10 @@ impl Cut<'_> {
             };
             rounds += 1;
             if changed == 0 {
-                return Ok(rounds);
+                return Ok((rounds, true));
+            }
+            if limit.is_some_and(|l| rounds >= l) {
+                return Ok((rounds, false));
             }
         }
     }

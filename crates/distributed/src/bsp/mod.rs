@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | pagerank | pull iteration, Gauss-Seidel within a rank ([`pagerank`]) | one share per ghost |
 //! | bfs | direction-optimizing ([`bfs`]) | top-down: reached remote ids; bottom-up: one frontier byte per ghost |
-//! | cc | Afforest on the local arcs, then the local components joined on rank 0 or by labels across the cut ([`cc`]) | rank 0: one root id per ghost and two per link, once; rounds: one (node, label) per ghost of a lowered component |
+//! | cc | Afforest on the local arcs, then labels across the cut, the rest joined on rank 0 after a few rounds ([`cc`]) | rounds: one (node, label) per ghost of a lowered component; rank 0: one root id per ghost and two per link, once |
 //! | sssp | delta-stepping with bucket fusion ([`sssp`]) | one (node, distance) per lowered remote label |
 
 pub mod bfs;
