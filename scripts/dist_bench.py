@@ -36,14 +36,14 @@ def run_json(cmd):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def ordo(app, graph, threads, extra):
-    cmd = [ORDO, app, graph, "--threads", str(threads), "--no-verify", "--json", *extra]
+def ordo(app, graph, threads):
+    cmd = [ORDO, app, graph, "--threads", str(threads), "--no-verify", "--json"]
     return run_json(cmd)["time_s"]
 
 
-def dist(app, graph, ranks, threads, extra):
+def dist(app, graph, ranks, threads):
     cmd = [*MPIRUN, "-np", str(ranks), DIST, app, graph, "--threads", str(threads)]
-    return run_json([*cmd, "--no-verify", "--json", *extra])["time_s"]
+    return run_json([*cmd, "--no-verify", "--json"])["time_s"]
 
 
 def gemini_input(graph):
@@ -92,16 +92,15 @@ def main():
         if a.gemini:
             edges, nodes = gemini_input(graph)
         for app in a.apps.split(","):
-            extra = []
             times = {c: [] for c in configs}
             gem = {1: [], 2: []}
             for _ in range(a.rounds):
                 for c in configs:
                     kind, ranks, threads = c
                     if kind == "ordo":
-                        times[c].append(ordo(app, graph, threads, extra))
+                        times[c].append(ordo(app, graph, threads))
                     else:
-                        times[c].append(dist(app, graph, ranks, threads, extra))
+                        times[c].append(dist(app, graph, ranks, threads))
                 if a.gemini and app in ("bfs", "pagerank"):
                     for ranks in (1, 2):
                         gem[ranks].append(gemini(a.gemini, app, edges, nodes, ranks, 1, a.iterations))

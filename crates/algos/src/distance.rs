@@ -137,16 +137,22 @@ pub fn fits_in_u32(g: &Graph) -> bool {
     if g.weight_sum() < u32::MAX as u64 {
         return true;
     }
-    let offsets = g.offsets();
+    heaviest_arcs_bound(g.offsets(), ws) < u32::MAX as u64
+}
+
+/// The sum over the nodes of a CSR (a whole graph, or one rank's part of one) of each node's
+/// heaviest out-arc, a bound on every simple path's length: exact below `u32::MAX`, and
+/// `u32::MAX` as soon as it reaches it (the sum stops there).
+pub fn heaviest_arcs_bound(offsets: &[u64], weights: &[u32]) -> u64 {
     let mut bound = 0u64;
-    for v in 0..g.num_nodes() {
-        let arcs = &ws[offsets[v] as usize..offsets[v + 1] as usize];
+    for w in offsets.windows(2) {
+        let arcs = &weights[w[0] as usize..w[1] as usize];
         bound += arcs.iter().copied().max().unwrap_or(0) as u64;
         if bound >= u32::MAX as u64 {
-            return false;
+            return u32::MAX as u64;
         }
     }
-    true
+    bound
 }
 
 #[cfg(test)]

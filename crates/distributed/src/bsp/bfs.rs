@@ -9,7 +9,7 @@
 //! are summed over the ranks at each level.
 
 use super::halo::Halo;
-use super::{global_counts, worker0_counts, Funnel};
+use super::{global_count, lock, read, worker0_counts, write, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::Locate;
@@ -51,7 +51,9 @@ struct State<'a> {
     frontier: RwLock<Vec<u32>>,
     found: Vec<Mutex<Found>>,
     /// Dense frontiers for bottom-up levels, bitmaps over the halo's index space (owned nodes
-    /// then ghosts): level `k` reads `dense[k % 2]` and writes `dense[(k + 1) % 2]`.
+    /// then ghosts): level `k` reads `dense[k % 2]` and writes `dense[(k + 1) % 2]`. Relaxed
+    /// throughout: a bitmap is written in one phase and read in the next, with a collective
+    /// between, and carries no other data.
     dense: [Vec<AtomicU64>; 2],
 }
 
@@ -91,16 +93,12 @@ pub fn run(
                 .collect()
         }),
     };
-    if g.part.owner(source) == net.rank {
-        let l = g.part.local(source);
+    let mut source_degree = 0;
+    if let Some(l) = g.part.locator(net.rank).local(source) {
         s.level[l as usize].store(0, Relaxed);
-        s.frontier.write().expect("not poisoned").push(l);
+        write(&s.frontier).push(l);
+        source_degree = g.neighbors(l).len() as u64;
     }
-    let source_degree = if g.part.owner(source) == net.rank {
-        g.neighbors(g.part.local(source)).len() as u64
-    } else {
-        0
-    };
     let scout = net.sum_u64(source_degree);
     let funnel = Funnel::new(net);
     net.world_barrier();
@@ -114,6 +112,24 @@ pub fn run(
         bottom_up_steps: first.bottom_up,
         ran: funnel.ran(report, time),
     })
+}
+
+/// Claims the unreached node of `slot` for `level`; true if this call did. A team of one
+/// (`alone`) claims with a plain store: no other worker writes levels.
+///
+/// Relaxed: a level is a word carrying no other data, and the collective that ends the level
+/// publishes it with the frontier.
+#[inline]
+fn claim(slot: &AtomicU32, level: u32, alone: bool) -> bool {
+    if slot.load(Relaxed) != UNREACHED {
+        return false;
+    }
+    if alone {
+        slot.store(level, Relaxed);
+        return true;
+    }
+    slot.compare_exchange(UNREACHED, level, Relaxed, Relaxed)
+        .is_ok()
 }
 
 impl State<'_> {
@@ -150,15 +166,6 @@ impl State<'_> {
         Ok(c)
     }
 
-    #[inline]
-    fn claim(&self, l: u32, level: u32) -> bool {
-        let slot = &self.level[l as usize];
-        slot.load(Relaxed) == UNREACHED
-            && slot
-                .compare_exchange(UNREACHED, level, Relaxed, Relaxed)
-                .is_ok()
-    }
-
     /// One top-down level; returns the new frontier's size and out-edges over all ranks.
     fn top_down(
         &self,
@@ -170,11 +177,10 @@ impl State<'_> {
         let (g, part) = (self.g, &self.g.part);
         let locator = part.locator(self.rank);
         let next = depth + 1;
-        // A team of one claims with a plain store: no other worker writes levels.
         let alone = team.workers() == 1;
         {
-            let frontier = self.frontier.read().expect("not poisoned");
-            let mut found = self.found[team.worker()].lock().expect("not poisoned");
+            let frontier = read(&self.frontier);
+            let mut found = lock(&self.found[team.worker()]);
             let Found {
                 next: claimed,
                 remote,
@@ -192,18 +198,9 @@ impl State<'_> {
                                 // SAFETY: the locator gives owned nodes' local ids, and
                                 // `level` has one entry per owned node.
                                 let slot = unsafe { level.get_unchecked(l as usize) };
-                                if slot.load(Relaxed) != UNREACHED {
-                                    continue;
+                                if claim(slot, next, alone) {
+                                    claimed.push(l);
                                 }
-                                if alone {
-                                    slot.store(next, Relaxed);
-                                } else if slot
-                                    .compare_exchange(UNREACHED, next, Relaxed, Relaxed)
-                                    .is_err()
-                                {
-                                    continue;
-                                }
-                                claimed.push(l);
                             }
                             None => remote[part.owner(t)].push(t),
                         }
@@ -215,11 +212,11 @@ impl State<'_> {
         team.barrier()?;
         let mut counts = [0u64; 2];
         if team.worker() == 0 {
-            let mut frontier = self.frontier.write().expect("not poisoned");
+            let mut frontier = write(&self.frontier);
             frontier.clear();
             let mut out = vec![Vec::new(); funnel.net(team).size];
             for f in &self.found {
-                let mut f = f.lock().expect("not poisoned");
+                let mut f = lock(f);
                 frontier.append(&mut f.next);
                 for (o, r) in out.iter_mut().zip(&mut f.remote) {
                     o.append(r);
@@ -230,14 +227,14 @@ impl State<'_> {
                 .unwrap_or_else(|e| panic!("bfs exchange: {e}"));
             for t in arrived {
                 let l = part.local(t);
-                if self.claim(l, next) {
+                if claim(&self.level[l as usize], next, alone) {
                     frontier.push(l);
                 }
             }
-            // The new frontier's out-edges matter only where they might pass n / SCAN.
-            let edges = if frontier.len() as u64 * 8 * (g.m / g.num_nodes().max(1) as u64 + 1)
-                > g.num_nodes() as u64 / SCAN
-            {
+            // The new frontier's out-edges matter only where they might pass n / SCAN, as in
+            // `ordo bfs`: eight times the mean out-degree estimates a node's.
+            let degree_estimate = 8 * (g.m / g.num_nodes().max(1) as u64 + 1);
+            let edges = if frontier.len() as u64 * degree_estimate > g.num_nodes() as u64 / SCAN {
                 frontier.iter().map(|&l| g.neighbors(l).len() as u64).sum()
             } else {
                 0
@@ -256,7 +253,7 @@ impl State<'_> {
             }
             0
         })?;
-        let frontier = self.frontier.read().expect("not poisoned");
+        let frontier = read(&self.frontier);
         team.for_chunks(frontier.len(), NODE_CHUNK, |r| {
             for &l in &frontier[r] {
                 front[l as usize / 64].fetch_or(1 << (l % 64), Relaxed);
@@ -282,14 +279,11 @@ impl State<'_> {
             let bit = |i: usize| front[i / 64].load(Relaxed) >> (i % 64) & 1;
             let ghosts = self.halo.refresh(funnel, team, |l| bit(l as usize) as u8);
             let base = self.halo.ghost_base as usize;
-            let ghost_words = &front[base / 64..];
-            for w in ghost_words {
-                w.store(0, Relaxed);
-            }
-            for (i, x) in ghosts.into_iter().enumerate() {
-                if x != 0 {
-                    ghost_words[i / 64].fetch_or(1 << (i % 64), Relaxed);
-                }
+            // Worker 0 alone writes the ghost words: whole words, no read-modify-write.
+            for (w, bytes) in front[base / 64..].iter().zip(ghosts.chunks(64)) {
+                let word = (bytes.iter().enumerate())
+                    .fold(0u64, |word, (i, &x)| word | u64::from(x != 0) << i);
+                w.store(word, Relaxed);
             }
         }
         team.barrier()?;
@@ -321,7 +315,7 @@ impl State<'_> {
             }
             awake
         });
-        let [awake] = global_counts(funnel, team, [awake])?;
+        let awake = global_count(funnel, team, awake)?;
         Ok(awake)
     }
 
@@ -334,7 +328,7 @@ impl State<'_> {
     ) -> Result<u64, Stopped> {
         let words = (self.halo.local as usize).div_ceil(64);
         {
-            let mut found = self.found[team.worker()].lock().expect("not poisoned");
+            let mut found = lock(&self.found[team.worker()]);
             team.for_chunks_nowait(words, NODE_CHUNK / 64, |r| {
                 for w in r {
                     let mut word = front[w].load(Relaxed);
@@ -349,10 +343,10 @@ impl State<'_> {
         team.barrier()?;
         let mut len = 0;
         if team.worker() == 0 {
-            let mut frontier = self.frontier.write().expect("not poisoned");
+            let mut frontier = write(&self.frontier);
             frontier.clear();
             for f in &self.found {
-                frontier.append(&mut f.lock().expect("not poisoned").next);
+                frontier.append(&mut lock(f).next);
             }
             len = frontier.len() as u64;
         }

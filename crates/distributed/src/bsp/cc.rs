@@ -189,8 +189,7 @@ impl Cut<'_> {
         for &t in self.ghosts {
             ask[part.owner(t)].push(t);
         }
-        funnel.count(net, &ask);
-        let (asked, counts) = net.exchange(&ask)?;
+        let (asked, counts) = funnel.exchange_here(&ask)?;
         let mut answers = Vec::with_capacity(net.size);
         let mut at = 0;
         for c in counts {
@@ -202,8 +201,7 @@ impl Cut<'_> {
             );
             at += c;
         }
-        funnel.count(net, &answers);
-        let (ghost_root, _) = net.exchange(&answers)?;
+        let (ghost_root, _) = funnel.exchange_here(&answers)?;
         let mut pairs: Vec<u32> = Vec::with_capacity(2 * links.len());
         for &(r, gh) in links.iter() {
             pairs.extend_from_slice(&[g.global(r), ghost_root[gh as usize]]);
@@ -233,8 +231,7 @@ impl Cut<'_> {
                 }
             }
         }
-        funnel.count(net, &to);
-        let (labels, _) = net.exchange(&to)?;
+        let (labels, _) = funnel.exchange_here(&to)?;
         for p in labels.chunks_exact(2) {
             label[part.local(p[0]) as usize] = p[1];
         }
@@ -271,12 +268,7 @@ impl Cut<'_> {
                     out[g.part.owner(t)].extend_from_slice(&[t, b]);
                 }
             }
-            let (arrived, _) = if net.size == 1 {
-                (Vec::new(), Vec::new())
-            } else {
-                self.funnel.count(net, &out);
-                net.exchange(&out)?
-            };
+            let (arrived, _) = self.funnel.exchange_here(&out)?;
             let mut changed = 0u64;
             for p in arrived.chunks_exact(2) {
                 let r = root[g.part.local(p[0]) as usize] as usize;

@@ -26,6 +26,7 @@ use crate::runtime::Ran;
 use mpi::datatype::Equivalence;
 use ordo_exec::{RunReport, Team};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 /// The MPI side of a team run, reachable from worker 0 only.
@@ -38,7 +39,8 @@ pub struct Funnel<'a> {
 }
 
 // SAFETY: the communicator is used by worker 0 alone (`net` checks it), and worker 0 runs on
-// the thread that created the team, the one that initialized MPI.
+// the thread that created the team, the one that initialized MPI; `exchange_here` is for that
+// thread outside any team run, when no other thread holds the funnel.
 unsafe impl Sync for Funnel<'_> {}
 
 impl<'a> Funnel<'a> {
@@ -57,13 +59,23 @@ impl<'a> Funnel<'a> {
         self.net
     }
 
-    /// [`Net::exchange`], counted. One rank exchanges nothing.
+    /// [`Net::exchange`] by worker 0 of a team, counted.
     pub fn exchange<T: Equivalence + Copy + Default>(
         &self,
         team: &Team,
         out: &[Vec<T>],
     ) -> DistResult<(Vec<T>, Vec<usize>)> {
-        let net = self.net(team);
+        self.net(team);
+        self.exchange_here(out)
+    }
+
+    /// [`Net::exchange`], counted, from the thread that initialized MPI outside a team run
+    /// (cc joins its components there). One rank exchanges nothing.
+    pub fn exchange_here<T: Equivalence + Copy + Default>(
+        &self,
+        out: &[Vec<T>],
+    ) -> DistResult<(Vec<T>, Vec<usize>)> {
+        let net = self.net;
         self.count(net, out);
         if net.size == 1 {
             return Ok((out[0].clone(), vec![out[0].len()]));
@@ -72,7 +84,7 @@ impl<'a> Funnel<'a> {
     }
 
     /// Counts what an exchange sends to other ranks.
-    pub fn count<T>(&self, net: &Net, out: &[Vec<T>]) {
+    fn count<T>(&self, net: &Net, out: &[Vec<T>]) {
         self.rounds.fetch_add(1, Relaxed);
         for (d, part) in out.iter().enumerate() {
             if d != net.rank && !part.is_empty() {
@@ -123,25 +135,10 @@ pub fn global_sums<const N: usize>(
     Ok(team.broadcast(0, bits)?.map(f64::from_bits))
 }
 
-/// [`global_sums`] for counts.
-pub fn global_counts<const N: usize>(
-    funnel: &Funnel,
-    team: &Team,
-    values: [u64; N],
-) -> Result<[u64; N], ordo_exec::Stopped> {
-    let mut local = [0u64; N];
-    for (i, v) in values.into_iter().enumerate() {
-        local[i] = team.sum(v)?;
-    }
-    if team.worker() == 0 {
-        let net = funnel.net(team);
-        if net.size > 1 {
-            for x in &mut local {
-                *x = net.sum_u64(*x);
-            }
-        }
-    }
-    team.broadcast(0, local)
+/// A count over every worker of every rank: the team's sum, then [`worker0_counts`].
+pub fn global_count(funnel: &Funnel, team: &Team, value: u64) -> Result<u64, ordo_exec::Stopped> {
+    let [total] = worker0_counts(funnel, team, [team.sum(value)?])?;
+    Ok(total)
 }
 
 /// Worker 0's `values` summed over the ranks, handed to every worker of the team: one barrier,
@@ -161,4 +158,20 @@ pub fn worker0_counts<const N: usize>(
         }
     }
     team.broadcast(0, local)
+}
+
+/// A lock's guard. A worker that panicked holding it poisons it; the team run reports that
+/// panic and its result is not used, so the others go on with the data as it is.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// [`lock`] for reading a shared list.
+pub fn read<T>(m: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    m.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// [`lock`] for rewriting a shared list (worker 0, between collectives).
+pub fn write<T>(m: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    m.write().unwrap_or_else(PoisonError::into_inner)
 }

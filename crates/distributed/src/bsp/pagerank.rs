@@ -26,9 +26,9 @@ use crate::net::{DistError, DistResult, Net};
 use crate::runtime::Ran;
 use mpi::datatype::Equivalence;
 use ordo_algos::pagerank::pull::SINGLE_PRECISION_STOP;
-use ordo_algos::pagerank::{capped, DAMPING};
+use ordo_algos::pagerank::{capped, AtomicF64, DAMPING};
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Iterations at most, as `ordo_algos::pagerank::pull`.
 pub const MAX_ITERATIONS: u32 = ordo_algos::pagerank::pull::MAX_ITERATIONS;
@@ -53,7 +53,9 @@ pub struct PullRun {
     pub ran: Ran,
 }
 
-/// A share as stored: read and written whole by one worker, read by any.
+/// A share as stored: written whole by the worker that owns its node (worker 0 for ghosts,
+/// between collectives), read by any. Relaxed: a read during a sweep may see the old or the
+/// new share, which the error bound allows (module docs), and no other data hangs on it.
 trait Share: Send + Sync {
     /// What a refresh sends.
     type Wire: Equivalence + Copy + Default;
@@ -67,8 +69,8 @@ trait Share: Send + Sync {
     fn set_wire(&self, w: Self::Wire);
 }
 
+/// An `f32` share (`ordo_algos::pagerank::AtomicF64` is the `f64` one).
 struct Single(AtomicU32);
-struct Double(AtomicU64);
 
 impl Share for Single {
     type Wire = f32;
@@ -94,27 +96,27 @@ impl Share for Single {
     }
 }
 
-impl Share for Double {
+impl Share for AtomicF64 {
     type Wire = f64;
     // One division, one product.
     const ROUNDOFF: f64 = 1.5 * f64::EPSILON;
     const BITS: u32 = 64;
     fn new(x: f64) -> Self {
-        Double(AtomicU64::new(x.to_bits()))
+        AtomicF64::new(x)
     }
     #[inline]
     fn get(&self) -> f64 {
-        f64::from_bits(self.0.load(Relaxed))
+        AtomicF64::get(self)
     }
     #[inline]
     fn set(&self, x: f64) {
-        self.0.store(x.to_bits(), Relaxed);
+        AtomicF64::set(self, x);
     }
     fn wire(&self) -> f64 {
-        self.get()
+        AtomicF64::get(self)
     }
     fn set_wire(&self, w: f64) {
-        self.set(w);
+        AtomicF64::set(self, w);
     }
 }
 
@@ -151,7 +153,7 @@ pub fn run(
     if stop >= SINGLE_PRECISION_STOP {
         run_with::<Single>(net, g, halo, stop, exec)
     } else {
-        run_with::<Double>(net, g, halo, stop, exec)
+        run_with::<AtomicF64>(net, g, halo, stop, exec)
     }
 }
 

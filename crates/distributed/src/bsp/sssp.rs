@@ -19,12 +19,12 @@
 //! the run ends when it finds every bin empty right after an exchange.
 
 use super::ghosts::GhostIds;
-use super::Funnel;
+use super::{lock, read, write, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::{Locate, Locator};
 use crate::runtime::Ran;
-use ordo_algos::distance::DistLabel;
+use ordo_algos::distance::{heaviest_arcs_bound, DistLabel};
 use ordo_algos::sssp::delta_step::FUSION_LIMIT;
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
 use std::sync::atomic::{AtomicU32, AtomicU64};
@@ -144,43 +144,17 @@ struct State<'a, D: DistLabel> {
     /// Per worker: its bin of the round's bucket, handed over; concatenated by worker 0.
     handed: Vec<Mutex<Vec<Entry<D::Word>>>>,
     frontier: RwLock<Vec<Entry<D::Word>>>,
+    /// The job's ranks, for every worker (the communicator is worker 0's).
     ranks: usize,
 }
 
 /// Distances from `source` (a global id) over all ranks (a collective), with buckets of
 /// `2^width` units.
+///
 /// Labels are 32-bit when every shortest path is shorter than `u32::MAX`, as in
-/// `ordo_algos::distance::fits_in_u32`: a shortest path is simple, so the sum over all nodes
-/// of each one's heaviest out-arc bounds it (summed over the ranks).
+/// `ordo_algos::distance::fits_in_u32`: the sum over all nodes of each one's heaviest
+/// out-arc bounds a simple path (summed over the ranks).
 pub fn run(
-    net: &Net,
-    g: &LocalGraph,
-    source: u32,
-    width: u32,
-    exec: &ExecConfig,
-) -> DistResult<DeltaRun> {
-    let weights = g.weights.as_deref().unwrap_or(&[]);
-    let heaviest: u64 = (0..g.local_nodes())
-        .map(|l| {
-            let arcs = g.arcs(l);
-            weights
-                .get(arcs)
-                .map_or(0, |w| w.iter().copied().max().unwrap_or(0)) as u64
-        })
-        .sum();
-    let bound = if net.size == 1 {
-        heaviest
-    } else {
-        net.sum_u64(heaviest)
-    };
-    if bound < u32::MAX as u64 {
-        run_with::<AtomicU32>(net, g, source, width, exec)
-    } else {
-        run_with::<AtomicU64>(net, g, source, width, exec)
-    }
-}
-
-fn run_with<D: DistLabel>(
     net: &Net,
     g: &LocalGraph,
     source: u32,
@@ -191,6 +165,27 @@ fn run_with<D: DistLabel>(
         .weights
         .as_deref()
         .ok_or_else(|| DistError::Failed("sssp needs arc weights".into()))?;
+    let heaviest = heaviest_arcs_bound(&g.offsets, weights);
+    let bound = if net.size == 1 {
+        heaviest
+    } else {
+        net.sum_u64(heaviest)
+    };
+    if bound < u32::MAX as u64 {
+        run_with::<AtomicU32>(net, g, weights, source, width, exec)
+    } else {
+        run_with::<AtomicU64>(net, g, weights, source, width, exec)
+    }
+}
+
+fn run_with<D: DistLabel>(
+    net: &Net,
+    g: &LocalGraph,
+    weights: &[u32],
+    source: u32,
+    width: u32,
+    exec: &ExecConfig,
+) -> DistResult<DeltaRun> {
     let workers = exec.threads.max(1);
     let started = Instant::now();
     let locator = g.part.locator(net.rank);
@@ -254,10 +249,6 @@ fn lower<D: DistLabel, const SHARED: bool>(label: &D, nd: u64) -> bool {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 impl<D: DistLabel> State<'_, D> {
     /// One worker's part, for the layout's ownership test and for a team of one or more.
     fn search(&self, funnel: &Funnel, team: &Team) -> Result<Counts, Stopped> {
@@ -296,7 +287,7 @@ impl<D: DistLabel> State<'_, D> {
             *lock(&self.handed[w]) = lock(&self.bins[w]).take(bucket, self.width);
             team.barrier()?;
             if w == 0 {
-                let mut frontier = self.frontier.write().unwrap_or_else(|e| e.into_inner());
+                let mut frontier = write(&self.frontier);
                 frontier.clear();
                 for h in &self.handed {
                     frontier.append(&mut lock(h));
@@ -304,7 +295,7 @@ impl<D: DistLabel> State<'_, D> {
             }
             team.barrier()?;
             {
-                let frontier = self.frontier.read().unwrap_or_else(|e| e.into_inner());
+                let frontier = read(&self.frontier);
                 let mut bins = lock(&self.bins[w]);
                 let mut outbox = lock(&self.outbox[w]);
                 let chunk = team.chunk_for(frontier.len(), CHUNK);

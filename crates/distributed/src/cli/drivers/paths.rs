@@ -42,50 +42,47 @@ pub fn paths(
             (id - base) as u32
         }
     };
-    let (dist, ran) = if unit && a.method()? == Algo::Direction {
-        let t = Instant::now();
-        let halo = Halo::build(net, g)?;
-        net.world_barrier();
-        out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
-        let run = ordo_dist::bsp::bfs::run(net, g, &halo, source, &exec)?;
-        out.insert("scheduler".into(), json!("none"));
-        out.insert("top_down_steps".into(), json!(run.top_down_steps));
-        out.insert("bottom_up_steps".into(), json!(run.bottom_up_steps));
-        let dist: Vec<u64> = run
-            .level
-            .iter()
-            .map(|&l| match l {
-                ordo_algos::bfs::UNREACHED => UNREACHABLE,
-                l => l as u64,
-            })
-            .collect();
-        (dist, run.ran)
-    } else if !unit && a.method()? == Algo::Delta {
-        let local = g.delta_inputs();
-        let inputs = ordo_algos::delta::DeltaInputs {
-            active_nodes: net.sum_u64(local.active_nodes),
-            arcs: net.sum_u64(local.arcs),
-            weight_sum: net.sum_f64(local.weight_sum),
-            max_degree: net.max_u64(local.max_degree),
-        };
-        let delta = ordo_algos::delta::delta_for(&inputs);
-        let workers = exec.threads * net.size;
-        let width = ordo_algos::delta::delta_stepping_width(delta, &inputs, workers);
-        let run = ordo_dist::bsp::sssp::run(net, g, source, width, &exec)?;
-        out.insert("scheduler".into(), json!("none"));
-        out.insert("delta".into(), json!(width));
-        out.insert("rounds".into(), json!(run.rounds));
-        out.insert(
-            "improving_relaxations".into(),
-            json!(net.sum_u64(run.improving)),
-        );
-        out.insert("edges_scanned".into(), json!(net.sum_u64(run.scanned)));
-        out.insert("stale_tasks".into(), json!(net.sum_u64(run.stale)));
-        out.insert("unsent".into(), json!(net.sum_u64(run.unsent)));
-        out.insert("prep_s".into(), json!(run.prep.as_secs_f64()));
-        (run.dist, run.ran)
-    } else {
-        tasks(net, a, g, source, exec, mail, out)?
+    // `Args::method` gives bfs `direction` or `tasks`, sssp `delta` or `tasks`.
+    let (dist, ran) = match a.method()? {
+        Algo::Direction => {
+            let t = Instant::now();
+            let halo = Halo::build(net, g)?;
+            net.world_barrier();
+            out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
+            let run = ordo_dist::bsp::bfs::run(net, g, &halo, source, &exec)?;
+            out.insert("scheduler".into(), json!("none"));
+            out.insert("top_down_steps".into(), json!(run.top_down_steps));
+            out.insert("bottom_up_steps".into(), json!(run.bottom_up_steps));
+            let dist: Vec<u64> = run
+                .level
+                .iter()
+                .map(|&l| match l {
+                    ordo_algos::bfs::UNREACHED => UNREACHABLE,
+                    l => l as u64,
+                })
+                .collect();
+            (dist, run.ran)
+        }
+        Algo::Delta => {
+            let inputs = delta_inputs(net, g);
+            let delta = ordo_algos::delta::delta_for(&inputs);
+            let workers = exec.threads * net.size;
+            let width = ordo_algos::delta::delta_stepping_width(delta, &inputs, workers);
+            let run = ordo_dist::bsp::sssp::run(net, g, source, width, &exec)?;
+            out.insert("scheduler".into(), json!("none"));
+            out.insert("delta".into(), json!(width));
+            out.insert("rounds".into(), json!(run.rounds));
+            out.insert(
+                "improving_relaxations".into(),
+                json!(net.sum_u64(run.improving)),
+            );
+            out.insert("edges_scanned".into(), json!(net.sum_u64(run.scanned)));
+            out.insert("stale_tasks".into(), json!(net.sum_u64(run.stale)));
+            out.insert("unsent".into(), json!(net.sum_u64(run.unsent)));
+            out.insert("prep_s".into(), json!(run.prep.as_secs_f64()));
+            (run.dist, run.ran)
+        }
+        _ => tasks(net, a, g, source, exec, mail, out)?,
     };
     let reached: Vec<u64> = dist
         .iter()
@@ -157,13 +154,7 @@ fn tasks(
     let delta = if unit {
         0
     } else {
-        let local = g.delta_inputs();
-        ordo_algos::delta::delta_for(&ordo_algos::delta::DeltaInputs {
-            active_nodes: net.sum_u64(local.active_nodes),
-            arcs: net.sum_u64(local.arcs),
-            weight_sum: net.sum_f64(local.weight_sum),
-            max_degree: net.max_u64(local.max_degree),
-        })
+        ordo_algos::delta::delta_for(&delta_inputs(net, g))
     };
     let sched = scheduler(a, Some(delta))?;
     let app = if unit {
@@ -185,4 +176,15 @@ fn tasks(
     }
     out.insert("stale_tasks".into(), json!(net.sum_u64(stale)));
     Ok((app.into_dist(), ran))
+}
+
+/// The whole graph's figures for the delta rule: every rank's sums and the largest degree.
+fn delta_inputs(net: &Net, g: &LocalGraph) -> ordo_algos::delta::DeltaInputs {
+    let local = g.delta_inputs();
+    ordo_algos::delta::DeltaInputs {
+        active_nodes: net.sum_u64(local.active_nodes),
+        arcs: net.sum_u64(local.arcs),
+        weight_sum: net.sum_f64(local.weight_sum),
+        max_degree: net.max_u64(local.max_degree),
+    }
 }
