@@ -158,8 +158,22 @@ impl<T: Copy + Send> Bag<T> {
         }
     }
 
+    /// `w`'s push chunk in this bag, null if it has none. The pointer stays valid until `w`'s
+    /// next [`push`](Self::push), [`publish_push_chunk`](Self::publish_push_chunk) or
+    /// [`flush`](Self::flush) on this bag or its recycling; only `w` may use it, and a
+    /// chunk it fills must go out with `publish_push_chunk` at once.
+    #[inline]
+    pub fn push_chunk(&self, w: &BagWorker<T>) -> *mut Chunk<T> {
+        self.with_slot(w.worker, |slot| {
+            slot.push
+                .as_deref_mut()
+                .map_or(std::ptr::null_mut(), |c| c as *mut Chunk<T>)
+        })
+    }
+
+    /// Publishes `w`'s push chunk (a full one, or any).
     #[cold]
-    fn publish_push_chunk(&self, w: &mut BagWorker<T>) {
+    pub fn publish_push_chunk(&self, w: &mut BagWorker<T>) {
         if let Some(chunk) = self.with_slot(w.worker, |slot| slot.push.take()) {
             self.publish(w, chunk);
         }
@@ -190,6 +204,18 @@ impl<T: Copy + Send> Bag<T> {
             return hit;
         }
         self.pop_slow(shared, w)
+    }
+
+    /// `w`'s pop chunk in this bag, null if it has none. The pointer stays valid until `w`'s
+    /// next [`pop`](Self::pop) on this bag (which may replace the chunk) or the bag's
+    /// [`recycle`](Self::recycle); only `w` may use it.
+    #[inline]
+    pub fn pop_chunk(&self, w: &BagWorker<T>) -> *mut Chunk<T> {
+        self.with_slot(w.worker, |slot| {
+            slot.pop
+                .as_deref_mut()
+                .map_or(std::ptr::null_mut(), |c| c as *mut Chunk<T>)
+        })
     }
 
     #[cold]

@@ -32,6 +32,7 @@ mod retire;
 mod spare_bags;
 
 use crate::bag::{Bag, BagShared, BagWorker, Order};
+use crate::chunk::Chunk;
 use crate::contract::{CounterSink, Counters, Event, Handle, HandleClaims, Scheduler, Task};
 use crate::params::{parse_bool, parse_in, Config, ConfigError, ParamInfo};
 use crate::sync::{AtomicPtr, AtomicU64, Mutex, Ordering};
@@ -251,6 +252,9 @@ impl<T, L: Leveling> Drop for Obim<T, L> {
 /// A level and its bag, as the local map holds them.
 type LevelBag<T, L> = Record<<L as Leveling>::Level, T>;
 
+/// A push-cache entry: a level, its bag, and this worker's push chunk there (or null).
+type PushTarget<T, L> = (<L as Leveling>::Level, *const Bag<T>, *mut Chunk<T>);
+
 pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     s: &'s Obim<T, L>,
     w: BagWorker<T>,
@@ -265,10 +269,17 @@ pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     synced: usize,
     /// The level and bag pops come from.
     cur: Option<(L::Level, *const Bag<T>)>,
+    /// This worker's pop chunk in `cur`'s bag, or null: the pop fast path reads it without
+    /// going through the bag's slot. Null wherever `cur` changes; refreshed after every pop
+    /// of ours on that bag (the only thing that replaces a worker's pop chunk, but for the
+    /// recycling of a retired bag, which is never `cur`'s: README.md).
+    pop_chunk: *mut Chunk<T>,
     /// The bags of recent pushes, direct-mapped by level hint (a cache in front of the
     /// local map): an SSSP task pushes to a few neighbouring levels in turn, which a
     /// one-entry cache missed on a fifth of NY's pushes, at about 200 instructions each.
-    push_cache: [Option<LevelBag<T, L>>; PUSH_CACHE],
+    /// Each entry also holds this worker's push chunk in that bag (null when unknown), which
+    /// the push fast path fills without going through the bag's slot.
+    push_cache: [Option<PushTarget<T, L>>; PUSH_CACHE],
     /// Bags pushed into since the last flush, each once (`Bag::enlist`): the only ones that
     /// can hold a partly filled push chunk of this worker, so a flush need not walk every
     /// level. Listed when pushes move to a bag, so the push fast path does not pay for it.
@@ -309,6 +320,7 @@ impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
             local: BTreeMap::new(),
             synced: 0,
             cur: None,
+            pop_chunk: std::ptr::null_mut(),
             push_cache: [None; PUSH_CACHE],
             unflushed: Vec::new(),
             published: IDLE,
@@ -411,11 +423,32 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
     #[cold]
     fn switch_push_bag(&mut self, level: L::Level, entry: usize) -> *const Bag<T> {
         let b = self.find_or_create(level);
-        self.push_cache[entry] = Some((level, b));
+        self.push_cache[entry] = Some((level, b, std::ptr::null_mut()));
         if self.bag(b).enlist(&self.w) {
             self.unflushed.push(b);
         }
         b
+    }
+
+    /// A push that found no chunk in the cache: through the bag, then caches its chunk.
+    #[inline(never)]
+    fn push_slow(&mut self, level: L::Level, entry: usize, task: T) -> *const Bag<T> {
+        let bag = match self.push_cache[entry] {
+            Some((l, b, _)) if l == level => b,
+            _ => self.switch_push_bag(level, entry),
+        };
+        self.bag(bag).push(&mut self.w, task);
+        self.push_cache[entry] = Some((level, bag, self.bag(bag).push_chunk(&self.w)));
+        bag
+    }
+
+    /// Publishes the cached push chunk of entry `entry` (in `bag`), which just filled.
+    #[cold]
+    fn publish_full_chunk(&mut self, entry: usize, bag: *const Bag<T>) {
+        self.bag(bag).publish_push_chunk(&mut self.w);
+        if let Some(e) = self.push_cache[entry].as_mut() {
+            e.2 = std::ptr::null_mut();
+        }
     }
 
     /// Pushes `task` into `level`'s bag; an earlier level than the current one becomes
@@ -424,12 +457,21 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
     fn push_to_level(&mut self, level: L::Level, task: T) {
         let entry = L::hint(level) as usize & (PUSH_CACHE - 1);
         let bag = match self.push_cache[entry] {
-            Some((l, b)) if l == level => b,
-            _ => self.switch_push_bag(level, entry),
+            Some((l, b, chunk)) if l == level && !chunk.is_null() => {
+                // SAFETY: a non-null cached chunk is this worker's push chunk in `b`, which
+                // no other worker touches; it is never full (a full one leaves at once).
+                let chunk = unsafe { &mut *chunk };
+                chunk.push(task);
+                if chunk.is_full() {
+                    self.publish_full_chunk(entry, b);
+                }
+                b
+            }
+            _ => self.push_slow(level, entry, task),
         };
-        self.bag(bag).push(&mut self.w, task);
         if self.cur.is_none_or(|(l, _)| level < l) {
             self.cur = Some((level, bag));
+            self.pop_chunk = std::ptr::null_mut();
             // A push only ever lowers what this worker publishes: the tasks it holds lie at
             // or above it (the back-scan estimate and the compaction floor rely on that);
             // only a scan, which has looked at the levels in between, raises it.
@@ -465,6 +507,24 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
             }
         }
         start
+    }
+
+    /// A pop once the cached pop chunk is spent: the current bag's next chunk, else a scan.
+    #[inline(never)]
+    fn pop_next_chunk(&mut self) -> Option<T> {
+        if let Some((_, bag)) = self.cur {
+            if let Some(t) = self.bag(bag).pop(&self.s.shared, &mut self.w) {
+                self.pop_chunk = self.bag(bag).pop_chunk(&self.w);
+                self.s.leveling.on_pop(&mut self.level_state);
+                return Some(t);
+            }
+        }
+        let task = self.slow_pop();
+        self.pop_chunk = match self.cur {
+            Some((_, bag)) => self.bag(bag).pop_chunk(&self.w),
+            None => std::ptr::null_mut(),
+        };
+        task
     }
 
     #[cold]
@@ -540,13 +600,15 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
 
     #[inline(always)]
     fn pop(&mut self) -> Option<T> {
-        if let Some((_, bag)) = self.cur {
-            if let Some(t) = self.bag(bag).pop(&self.s.shared, &mut self.w) {
+        // SAFETY: a non-null `pop_chunk` is this worker's pop chunk in `cur`'s bag (see the
+        // field), which no other worker touches.
+        if let Some(chunk) = unsafe { self.pop_chunk.as_mut() } {
+            if let Some(t) = chunk.pop_front() {
                 self.s.leveling.on_pop(&mut self.level_state);
                 return Some(t);
             }
         }
-        self.slow_pop()
+        self.pop_next_chunk()
     }
 
     fn flush(&mut self) {

@@ -63,6 +63,7 @@ impl<T: Task, L: Leveling> ObimHandle<'_, T, L> {
         self.local.clear();
         self.synced = 0;
         let cur_level = self.cur.take().map(|(level, _)| level);
+        self.pop_chunk = std::ptr::null_mut();
         self.gen = to;
         // SAFETY: `to` is the current generation, loaded with Acquire just now.
         let number = unsafe { (*to).number };
