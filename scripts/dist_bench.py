@@ -63,10 +63,11 @@ def gemini_input(graph):
     return path, nodes
 
 
-def gemini(bindir, app, edges, nodes, ranks, threads, iterations):
+def gemini(bindir, app, edges, nodes, ranks, iterations):
+    """Gemini's time at `ranks` ranks of one thread each."""
     binary = os.path.join(bindir, "gemini-bfs" if app == "bfs" else "gemini-pagerank")
     last = "0" if app == "bfs" else str(iterations)
-    cmd = [*MPIRUN, "-np", str(ranks), "-x", f"OMP_NUM_THREADS={threads}"]
+    cmd = [*MPIRUN, "-np", str(ranks), "-x", "OMP_NUM_THREADS=1"]
     out = subprocess.run([*cmd, binary, edges, str(nodes), last], capture_output=True, text=True)
     for line in out.stdout.splitlines():
         if line.startswith("exec_time="):
@@ -103,7 +104,7 @@ def main():
                         times[c].append(dist(app, graph, ranks, threads))
                 if a.gemini and app in ("bfs", "pagerank"):
                     for ranks in (1, 2):
-                        gem[ranks].append(gemini(a.gemini, app, edges, nodes, ranks, 1, a.iterations))
+                        gem[ranks].append(gemini(a.gemini, app, edges, nodes, ranks, a.iterations))
             med = {c: statistics.median(v) for c, v in times.items()}
             g1 = f"{statistics.median(gem[1]) * 1e3:.1f}" if gem[1] else "-"
             g2 = f"{statistics.median(gem[2]) * 1e3:.1f}" if gem[2] else "-"

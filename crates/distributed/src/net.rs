@@ -61,6 +61,34 @@ impl Net {
         }
     }
 
+    /// Sums over ranks of each of `x`'s values, in one collective (none on one rank).
+    pub fn sum_u64s<const N: usize>(&self, x: [u64; N]) -> [u64; N] {
+        if self.size == 1 {
+            return x;
+        }
+        let mut out = [0u64; N];
+        self.world.all_reduce_into(
+            &x[..],
+            &mut out[..],
+            mpi::collective::SystemOperation::sum(),
+        );
+        out
+    }
+
+    /// [`sum_u64s`](Self::sum_u64s) for f64 values.
+    pub fn sum_f64s<const N: usize>(&self, x: [f64; N]) -> [f64; N] {
+        if self.size == 1 {
+            return x;
+        }
+        let mut out = [0f64; N];
+        self.world.all_reduce_into(
+            &x[..],
+            &mut out[..],
+            mpi::collective::SystemOperation::sum(),
+        );
+        out
+    }
+
     /// Sum over ranks.
     pub fn sum_u64(&self, x: u64) -> u64 {
         let mut out = 0u64;

@@ -47,6 +47,14 @@ unsafe impl<T: Send> Sync for Bag<T> {}
 // SAFETY: as above; moving the bag moves owned chunks of `Send` tasks.
 unsafe impl<T: Send> Send for Bag<T> {}
 
+/// The chunk a slot holds, null if none.
+#[inline]
+fn chunk_ptr<T>(chunk: &mut Option<Box<Chunk<T>>>) -> *mut Chunk<T> {
+    chunk
+        .as_deref_mut()
+        .map_or(std::ptr::null_mut(), |c| c as *mut Chunk<T>)
+}
+
 /// State shared by all bags of one scheduler: one hunt lock per package.
 pub struct BagShared {
     pub order: Order,
@@ -164,11 +172,7 @@ impl<T: Copy + Send> Bag<T> {
     /// chunk it fills must go out with `publish_push_chunk` at once.
     #[inline]
     pub fn push_chunk(&self, w: &BagWorker<T>) -> *mut Chunk<T> {
-        self.with_slot(w.worker, |slot| {
-            slot.push
-                .as_deref_mut()
-                .map_or(std::ptr::null_mut(), |c| c as *mut Chunk<T>)
-        })
+        self.with_slot(w.worker, |slot| chunk_ptr(&mut slot.push))
     }
 
     /// Publishes `w`'s push chunk (a full one, or any).
@@ -211,11 +215,7 @@ impl<T: Copy + Send> Bag<T> {
     /// [`recycle`](Self::recycle); only `w` may use it.
     #[inline]
     pub fn pop_chunk(&self, w: &BagWorker<T>) -> *mut Chunk<T> {
-        self.with_slot(w.worker, |slot| {
-            slot.pop
-                .as_deref_mut()
-                .map_or(std::ptr::null_mut(), |c| c as *mut Chunk<T>)
-        })
+        self.with_slot(w.worker, |slot| chunk_ptr(&mut slot.pop))
     }
 
     #[cold]

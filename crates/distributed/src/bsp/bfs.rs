@@ -45,7 +45,6 @@ struct Found {
 struct State<'a> {
     g: &'a LocalGraph,
     halo: &'a Halo,
-    rank: usize,
     level: Vec<AtomicU32>,
     /// The sparse frontier (owned local ids), rewritten by worker 0 between levels.
     frontier: RwLock<Vec<u32>>,
@@ -76,7 +75,6 @@ pub fn run(
     let s = State {
         g,
         halo,
-        rank: net.rank,
         level: (0..local).map(|_| AtomicU32::new(UNREACHED)).collect(),
         frontier: RwLock::new(Vec::new()),
         found: (0..exec.threads.max(1))
@@ -175,7 +173,7 @@ impl State<'_> {
         c: &mut Counts,
     ) -> Result<[u64; 2], Stopped> {
         let (g, part) = (self.g, &self.g.part);
-        let locator = part.locator(self.rank);
+        let locator = part.locator(self.g.rank);
         let next = depth + 1;
         let alone = team.workers() == 1;
         {
@@ -195,8 +193,10 @@ impl State<'_> {
                     for &t in g.neighbors(u) {
                         match locator.local(t) {
                             Some(l) => {
-                                // SAFETY: the locator gives owned nodes' local ids, and
-                                // `level` has one entry per owned node.
+                                // SAFETY: targets are below n (`load.rs` checks every file;
+                                // the generators make none larger), for which the locator
+                                // gives owned nodes' local ids, and `level` has one entry
+                                // per owned node.
                                 let slot = unsafe { level.get_unchecked(l as usize) };
                                 if claim(slot, next, alone) {
                                     claimed.push(l);

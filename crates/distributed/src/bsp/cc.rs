@@ -14,7 +14,7 @@
 //! rounds as the longest chain of local components it crosses: a few on Kronecker and social
 //! graphs, hundreds on a road map numbered at random. So after [`ROUNDS_BEFORE_GATHERING`]
 //! rounds that still lowered labels, rank 0 gathers the links as pairs of root ids and joins
-//! them with a union-find (`Cut::solve_on_rank0`, four collectives), when there are at most
+//! them with a union-find (`Cut::solve_on_rank0`: a sum, three exchanges and a gather), when there are at most
 //! `--gather-links` ([`GATHERED_LINKS`]); past that, the rounds go on to the end.
 
 use super::Funnel;
@@ -28,7 +28,7 @@ use std::time::Instant;
 pub struct CcRun {
     /// The owned nodes' labels: the smallest global id of their component.
     pub label: Vec<u32>,
-    /// Rounds across the cut (1 when rank 0 joined the components).
+    /// Rounds of labels across the cut (those before rank 0 joined the components, when it did).
     pub rounds: u64,
     /// Whether rank 0 joined the local components (else labels were carried in rounds).
     pub gathered: bool,
@@ -149,7 +149,8 @@ pub fn run(
 pub const GATHERED_LINKS: u64 = 1 << 24;
 
 /// Rounds of labels across the cut before rank 0 joins the components still apart: a round
-/// is one exchange, the joining four and a union-find on one rank.
+/// is one exchange; the joining is a sum, three exchanges, a gather and a union-find on one
+/// rank.
 const ROUNDS_BEFORE_GATHERING: u64 = 4;
 
 /// The local components and the cut between them, while they are joined.
@@ -172,10 +173,11 @@ impl Cut<'_> {
     /// them ([`GATHERED_LINKS`] by default): every rank learns the local root of each remote
     /// end of its cut arcs (one exchange of questions, one of answers), sends its links as
     /// pairs of root ids to rank 0, which joins them with a union-find and sends each rank the
-    /// final label of its roots that changed. Four collectives, however many cut edges a label
-    /// would cross (a road map numbered at random: hundreds). Returns false, having changed
-    /// nothing, when the links are more. Labels the rounds lowered before are overwritten
-    /// with the final ones: every lowered root has a link, so it is among the joined ids.
+    /// final label of its roots that changed. Five collectives (a sum, three exchanges, a
+    /// gather), however many cut edges a label would cross (a road map numbered at random:
+    /// hundreds). Returns false, having changed nothing, when the links are more. Labels the
+    /// rounds lowered before are overwritten with the final ones: every lowered root has a
+    /// link, so it is among the joined ids.
     fn solve_on_rank0(&mut self, limit: u64) -> DistResult<bool> {
         let (net, funnel, g, root) = (self.net, self.funnel, self.g, self.root);
         let (links, label) = (&self.links, &mut self.label);
@@ -278,11 +280,7 @@ impl Cut<'_> {
                     changed += 1;
                 }
             }
-            let changed = if net.size == 1 {
-                changed
-            } else {
-                net.sum_u64(changed)
-            };
+            let [changed] = net.sum_u64s([changed]);
             rounds += 1;
             if changed == 0 {
                 return Ok((rounds, true));

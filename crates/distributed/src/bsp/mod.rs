@@ -32,15 +32,18 @@ use std::time::Duration;
 /// The MPI side of a team run, reachable from worker 0 only.
 pub struct Funnel<'a> {
     net: &'a Net,
-    /// Messages to other ranks (non-empty parts of an exchange) and their bytes.
+    /// Messages to other ranks (non-empty parts of an exchange) and their bytes. Relaxed:
+    /// statistics, read after the team run has joined its workers.
     messages: AtomicU64,
     bytes: AtomicU64,
     rounds: AtomicU64,
+    /// The thread that made the funnel: the one that initialized MPI.
+    home: std::thread::ThreadId,
 }
 
 // SAFETY: the communicator is used by worker 0 alone (`net` checks it), and worker 0 runs on
-// the thread that created the team, the one that initialized MPI; `exchange_here` is for that
-// thread outside any team run, when no other thread holds the funnel.
+// the thread that created the team, the one that initialized MPI; `exchange_here` checks that
+// it runs on that thread, which outside a team run is the only one holding the funnel.
 unsafe impl Sync for Funnel<'_> {}
 
 impl<'a> Funnel<'a> {
@@ -50,6 +53,7 @@ impl<'a> Funnel<'a> {
             messages: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
             rounds: AtomicU64::new(0),
+            home: std::thread::current().id(),
         }
     }
 
@@ -75,6 +79,11 @@ impl<'a> Funnel<'a> {
         &self,
         out: &[Vec<T>],
     ) -> DistResult<(Vec<T>, Vec<usize>)> {
+        assert_eq!(
+            std::thread::current().id(),
+            self.home,
+            "MPI is called from the thread that made the funnel"
+        );
         let net = self.net;
         self.count(net, out);
         if net.size == 1 {
@@ -127,10 +136,7 @@ pub fn global_sums<const N: usize>(
     let local = team.sum_f64s(values)?;
     let mut bits = [0u64; N];
     if team.worker() == 0 {
-        let net = funnel.net(team);
-        for (b, x) in bits.iter_mut().zip(local) {
-            *b = if net.size == 1 { x } else { net.sum_f64(x) }.to_bits();
-        }
+        bits = funnel.net(team).sum_f64s(local).map(f64::to_bits);
     }
     Ok(team.broadcast(0, bits)?.map(f64::from_bits))
 }
@@ -150,12 +156,7 @@ pub fn worker0_counts<const N: usize>(
 ) -> Result<[u64; N], ordo_exec::Stopped> {
     let mut local = values;
     if team.worker() == 0 {
-        let net = funnel.net(team);
-        if net.size > 1 {
-            for x in &mut local {
-                *x = net.sum_u64(*x);
-            }
-        }
+        local = funnel.net(team).sum_u64s(local);
     }
     team.broadcast(0, local)
 }

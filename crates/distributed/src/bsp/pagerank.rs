@@ -31,7 +31,7 @@ use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Iterations at most, as `ordo_algos::pagerank::pull`.
-pub const MAX_ITERATIONS: u32 = ordo_algos::pagerank::pull::MAX_ITERATIONS;
+const MAX_ITERATIONS: u32 = ordo_algos::pagerank::pull::MAX_ITERATIONS;
 /// Owned nodes per chunk of a sweep.
 const CHUNK: usize = 2048;
 /// A mass correction is made when the values' total is off by at least this part of the last

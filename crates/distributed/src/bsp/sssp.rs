@@ -31,8 +31,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64};
 use std::sync::{Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-/// Buckets a worker's ring of bins spans (as `ordo_algos::sssp::delta_step::RING`).
-pub const RING: u64 = 1024;
+/// Buckets a worker's ring of bins spans: ordo's.
+const RING: u64 = ordo_algos::sssp::delta_step::RING as u64;
 /// Entries per chunk of a round.
 const CHUNK: usize = 64;
 /// No bucket: every bin is empty.
@@ -144,8 +144,6 @@ struct State<'a, D: DistLabel> {
     /// Per worker: its bin of the round's bucket, handed over; concatenated by worker 0.
     handed: Vec<Mutex<Vec<Entry<D::Word>>>>,
     frontier: RwLock<Vec<Entry<D::Word>>>,
-    /// The job's ranks, for every worker (the communicator is worker 0's).
-    ranks: usize,
 }
 
 /// Distances from `source` (a global id) over all ranks (a collective), with buckets of
@@ -166,11 +164,7 @@ pub fn run(
         .as_deref()
         .ok_or_else(|| DistError::Failed("sssp needs arc weights".into()))?;
     let heaviest = heaviest_arcs_bound(&g.offsets, weights);
-    let bound = if net.size == 1 {
-        heaviest
-    } else {
-        net.sum_u64(heaviest)
-    };
+    let [bound] = net.sum_u64s([heaviest]);
     if bound < u32::MAX as u64 {
         run_with::<AtomicU32>(net, g, weights, source, width, exec)
     } else {
@@ -214,7 +208,6 @@ fn run_with<D: DistLabel>(
         frontier: RwLock::new(Vec::new()),
         remote,
         sent,
-        ranks: net.size,
     };
     if let Some(l) = s.locator.local(source) {
         s.dist[l as usize].set(0);
@@ -267,7 +260,7 @@ impl<D: DistLabel> State<'_, D> {
         locator: L,
     ) -> Result<Counts, Stopped> {
         let w = team.worker();
-        let ranks = self.ranks;
+        let ranks = self.g.part.ranks();
         let mut c = Counts::default();
         let mut bucket = 0;
         loop {
@@ -354,8 +347,9 @@ impl<D: DistLabel> State<'_, D> {
             let nd = d + wt as u64;
             match locator.local(t) {
                 Some(l) => {
-                    // SAFETY: the locator gives owned nodes' local ids, and `dist` has one
-                    // label per owned node.
+                    // SAFETY: targets are below n (`load.rs` checks every file; the
+                    // generators make none larger), for which the locator gives owned nodes'
+                    // local ids, and `dist` has one label per owned node.
                     let label = unsafe { dist.get_unchecked(l as usize) };
                     if lower::<D, SHARED>(label, nd) {
                         c.improving += 1;

@@ -57,7 +57,7 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub algo: Option<Algo>,
     /// Scheduler inside every rank, for --algo tasks (see `ordo schedulers`); naming one
-    /// selects tasks
+    /// other than auto selects tasks
     #[arg(long, short = 's', default_value = "auto")]
     pub scheduler: String,
     /// Scheduler parameter key=value (repeatable)
@@ -88,7 +88,7 @@ pub struct Args {
     #[arg(long)]
     pub tolerance: Option<f64>,
     /// cc: the most links between local components (pairs joined by a cut edge) that rank 0
-    /// gathers and joins itself, in four exchanges; past it, labels cross the cut one edge a
+    /// gathers and joins itself, in five collectives; past it, labels cross the cut one edge a
     /// round (0: always rounds)
     #[arg(long, default_value_t = ordo_dist::bsp::cc::GATHERED_LINKS)]
     pub gather_links: u64,

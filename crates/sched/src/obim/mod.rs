@@ -512,14 +512,17 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
     /// A pop once the cached pop chunk is spent: the current bag's next chunk, else a scan.
     #[inline(never)]
     fn pop_next_chunk(&mut self) -> Option<T> {
-        if let Some((_, bag)) = self.cur {
-            if let Some(t) = self.bag(bag).pop(&self.s.shared, &mut self.w) {
-                self.pop_chunk = self.bag(bag).pop_chunk(&self.w);
+        let next = match self.cur {
+            Some((_, bag)) => self.bag(bag).pop(&self.s.shared, &mut self.w),
+            None => None,
+        };
+        let task = match next {
+            Some(t) => {
                 self.s.leveling.on_pop(&mut self.level_state);
-                return Some(t);
+                Some(t)
             }
-        }
-        let task = self.slow_pop();
+            None => self.slow_pop(),
+        };
         self.pop_chunk = match self.cur {
             Some((_, bag)) => self.bag(bag).pop_chunk(&self.w),
             None => std::ptr::null_mut(),
