@@ -128,6 +128,7 @@ where
                 op(task, &mut ctx);
                 stats[w].tasks += 1;
                 term.on_done(&mut credits[w]);
+                term.trim(&mut credits[w]);
             }
             sim.rounds += 1;
             idle_rounds = if progressed { 0 } else { idle_rounds + 1 };

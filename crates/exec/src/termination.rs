@@ -76,6 +76,13 @@ impl Termination {
     #[inline]
     pub fn on_done(&self, c: &mut Credit) {
         c.spare += 1;
+    }
+
+    /// Called now and then between tasks (every 256 in `for_each`, not after each, which would
+    /// put a compare on the hot path): above `2 * BATCH` spares, keeps `BATCH`
+    /// and gives the rest back, so a worker that only completes tasks does not hoard tokens.
+    #[inline]
+    pub fn trim(&self, c: &mut Credit) {
         if c.spare > 2 * BATCH {
             self.give_back(c, c.spare - BATCH);
         }

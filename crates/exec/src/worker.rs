@@ -77,6 +77,7 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
         ..TaskProbe::default()
     };
     let mut idle_rounds: u32 = 0;
+    let tasks_before = stats.tasks;
     loop {
         if X::OPEN && open_poll(inbox, w, &mut handle, &mut credit, term, stats) {
             continue;
@@ -84,7 +85,6 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
         let t0 = if probed { ticks() } else { 0 };
         if let Some(task) = handle.pop() {
             idle_rounds = 0;
-            stats.pops += 1;
             let t1 = if probed { ticks() } else { 0 };
             if probed {
                 task_probe.reset();
@@ -102,10 +102,14 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
             if probed {
                 account_task(probe, &task_probe, t0, t1, env);
             }
+            // Every pop runs a task: `pops` is set from `tasks` when the loop ends.
             stats.tasks += 1;
             term.on_done(&mut credit);
-            if stats.tasks.is_multiple_of(256) && env.should_stop() {
-                break;
+            if stats.tasks.is_multiple_of(256) {
+                term.trim(&mut credit);
+                if env.should_stop() {
+                    break;
+                }
             }
             continue;
         }
@@ -130,6 +134,7 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
             account_failed_pop(&mut probe.breakdown, t0);
         }
     }
+    stats.pops += stats.tasks - tasks_before;
     if probed {
         let b = &mut probe.breakdown;
         b.other = ticks()
@@ -158,8 +163,8 @@ fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
         back_off(8, true);
         return true;
     }
-    // `pops` moves only when a task runs, so an idle worker polls every round.
-    if stats.pops.is_multiple_of(POLL_EVERY) {
+    // `tasks` moves only when a task runs, so an idle worker polls every round.
+    if stats.tasks.is_multiple_of(POLL_EVERY) {
         drain(inbox, w, handle, credit, term, stats);
         inbox.on_poll(w);
     }

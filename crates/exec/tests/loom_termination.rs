@@ -41,6 +41,7 @@ fn no_worker_exits_while_tasks_remain() {
                             queue.lock().unwrap().push(c);
                         }
                         term.on_done(&mut credit);
+                        term.trim(&mut credit);
                     }
                     None => {
                         term.release(&mut credit);

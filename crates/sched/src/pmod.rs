@@ -173,9 +173,9 @@ pub type Level = u128;
 /// The key of the group `(p >> lmf, lmf)`.
 #[inline]
 pub fn level_of(priority: u64, lmf: u32) -> Level {
-    let group = (priority >> lmf) as u128;
-    let last = ((group + 1) << lmf) - 1;
-    (last << 8) | lmf as u128
+    // The group's last priority, ((p >> lmf) + 1) << lmf) - 1, without leaving 64 bits.
+    let last = priority | ((1u64 << lmf) - 1);
+    ((last as u128) << 8) | lmf as u128
 }
 
 /// One worker's window, written by that worker alone and read by the checking worker.
@@ -226,6 +226,8 @@ pub struct PmodLeveling {
 #[derive(Debug)]
 pub struct PmodLocal {
     worker: usize,
+    /// Its window's slot in `slots` (computed once: a division per push otherwise).
+    slot: usize,
     /// The window its counts belong to.
     window: u64,
     pushes: u64,
@@ -261,6 +263,7 @@ impl PmodLeveling {
     }
 
     /// The current lmf.
+    #[inline]
     pub fn lmf(&self) -> u32 {
         self.lmf.load(Ordering::Relaxed)
     }
@@ -379,6 +382,7 @@ impl Leveling for PmodLeveling {
     fn local(&self, worker: usize) -> PmodLocal {
         PmodLocal {
             worker,
+            slot: worker % self.slots.len(),
             window: u64::MAX,
             pushes: 0,
             min: u64::MAX,
@@ -396,7 +400,7 @@ impl Leveling for PmodLeveling {
 
     #[inline(always)]
     fn level(&self, l: &mut PmodLocal, priority: u64) -> Level {
-        let slot = &self.slots[l.worker % self.slots.len()];
+        let slot = &self.slots[l.slot];
         let window = self.window.load(Ordering::Relaxed);
         if window != l.window {
             self.note_merge(l);
@@ -430,6 +434,13 @@ impl Leveling for PmodLeveling {
     #[inline(always)]
     fn first_level(hint: u64) -> Level {
         (hint as u128) << 8
+    }
+
+    /// The group number `p >> lmf`: the hint, a group's last priority, ends in `lmf` one
+    /// bits, which would put every group in one push-cache entry once lmf reaches its width.
+    #[inline(always)]
+    fn cache_key(level: Level) -> u64 {
+        ((level >> 8) as u64) >> (level as u8 & 63)
     }
 
     #[inline(always)]
@@ -523,6 +534,16 @@ mod tests {
         }
         // The extremes do not overflow.
         assert!(level_of(u64::MAX, 0) < level_of(u64::MAX, 63));
+    }
+
+    #[test]
+    fn neighbouring_groups_take_different_push_cache_entries() {
+        for lmf in [0, 3, 13, 40, 63] {
+            for p in [0u64, 5 << 20, u64::MAX - 1] {
+                let key = PmodLeveling::cache_key(level_of(p, lmf));
+                assert_eq!(key, p >> lmf, "p {p} lmf {lmf}");
+            }
+        }
     }
 
     fn window(pushes: u64, min: u64, max: u64) -> Window {

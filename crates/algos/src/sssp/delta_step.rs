@@ -56,12 +56,14 @@ pub const RING: usize = 1024;
 /// one (`Team::chunk_for`).
 const CHUNK: usize = 64;
 
-/// "Node `node` was reached at distance `dist`", 8 bytes with 32-bit labels.
+/// "Node `node` was reached at distance `dist`", 8 bytes with 32-bit labels. `dist` first,
+/// as in [`SsspTask`](super::SsspTask): with 64-bit labels each field then reads back from
+/// one store of a copy.
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 struct Entry<W> {
-    node: u32,
     dist: W,
+    node: u32,
 }
 
 struct Shared<'g, D: DistLabel, E> {

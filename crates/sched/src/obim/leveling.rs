@@ -28,6 +28,13 @@ pub trait Leveling: Send + Sync + 'static {
     /// The smallest level whose hint is at least `hint` (where a scan from a hint starts).
     fn first_level(hint: u64) -> Self::Level;
 
+    /// A u64 that differs between neighbouring levels in its low bits: the push cache's
+    /// index. The hint by default.
+    #[inline(always)]
+    fn cache_key(level: Self::Level) -> u64 {
+        Self::hint(level)
+    }
+
     /// A pop served from the worker's current bag (fast Deq).
     #[inline(always)]
     fn on_pop(&self, _local: &mut Self::Local) {}

@@ -144,7 +144,7 @@ impl Config for ObimConfig {
 const IDLE: u64 = u64::MAX;
 
 /// Entries of a handle's push cache (a power of two).
-const PUSH_CACHE: usize = 16;
+const PUSH_CACHE: usize = 256;
 
 /// Failed scans between two full rescans below the back-scan estimate.
 const FALLBACK_PERIOD: u64 = 16;
@@ -279,7 +279,7 @@ pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     /// one-entry cache missed on a fifth of NY's pushes, at about 200 instructions each.
     /// Each entry also holds this worker's push chunk in that bag (null when unknown), which
     /// the push fast path fills without going through the bag's slot.
-    push_cache: [Option<PushTarget<T, L>>; PUSH_CACHE],
+    push_cache: Box<[Option<PushTarget<T, L>>; PUSH_CACHE]>,
     /// Bags pushed into since the last flush, each once (`Bag::enlist`): the only ones that
     /// can hold a partly filled push chunk of this worker, so a flush need not walk every
     /// level. Listed when pushes move to a bag, so the push fast path does not pay for it.
@@ -321,7 +321,7 @@ impl<T: Task, L: Leveling> Scheduler<T> for Obim<T, L> {
             synced: 0,
             cur: None,
             pop_chunk: std::ptr::null_mut(),
-            push_cache: [None; PUSH_CACHE],
+            push_cache: Box::new([None; PUSH_CACHE]),
             unflushed: Vec::new(),
             published: IDLE,
             failed_scans: 0,
@@ -455,7 +455,7 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
     /// current at once.
     #[inline(always)]
     fn push_to_level(&mut self, level: L::Level, task: T) {
-        let entry = L::hint(level) as usize & (PUSH_CACHE - 1);
+        let entry = L::cache_key(level) as usize & (PUSH_CACHE - 1);
         let bag = match self.push_cache[entry] {
             Some((l, b, chunk)) if l == level && !chunk.is_null() => {
                 // SAFETY: a non-null cached chunk is this worker's push chunk in `b`, which
@@ -617,6 +617,10 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
     fn flush(&mut self) {
         // Walking every level instead would make idle workers' flushes quadratic when levels
         // number in the millions (SSSP on a long path).
+        if self.unflushed.is_empty() {
+            // Nothing pushed since the last flush, so no cache entry either.
+            return;
+        }
         let mut bags = std::mem::take(&mut self.unflushed);
         for &bag in &bags {
             self.bag(bag).flush(&mut self.w);
@@ -624,7 +628,7 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
         bags.clear();
         self.unflushed = bags;
         // Flushing cleared the bags' marks: the next push to any bag lists it again.
-        self.push_cache = [None; PUSH_CACHE];
+        self.push_cache.fill(None);
     }
 }
 
