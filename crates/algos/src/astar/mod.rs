@@ -19,10 +19,11 @@
 
 pub mod app;
 
+use crate::distance::DistLabel;
 use crate::sssp::{SsspTask, UNREACHABLE};
-use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
+use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
-use ordo_sched::Scheduler;
+use ordo_sched::{Handle, Scheduler};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const STALE: usize = 0;
@@ -129,8 +130,10 @@ pub fn run<S: Scheduler<SsspTask>>(
     let n = check_ends(g, source, target);
     let dist: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(UNREACHABLE)).collect();
     dist[source as usize].store(0, Ordering::Relaxed);
-    let weights = g.weights();
+    let (offsets, targets, weights) = (g.offsets(), g.targets(), g.weights());
     let best = &dist[target as usize];
+    // One worker (or the simulation's, taking turns on one thread): plain stores lower labels.
+    let shared = cfg.threads > 1 && !cfg.simulate;
     let start = SsspTask {
         node: source,
         dist: 0,
@@ -142,7 +145,11 @@ pub fn run<S: Scheduler<SsspTask>>(
         let v = task.node;
         let d = task.dist;
         ctx.task_priority(d.saturating_add(h.estimate(v)));
-        if d > dist[v as usize].load(Ordering::Relaxed) {
+        // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
+        // or an arc's target, which the graph's constructor checks against n; so `v + 1`
+        // indexes the n + 1 offsets, which are non-decreasing up to the arc count, the length
+        // of targets and weights.
+        if d > unsafe { dist.get_unchecked(v as usize) }.load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
             ctx.useless();
             return;
@@ -153,17 +160,26 @@ pub fn run<S: Scheduler<SsspTask>>(
             return;
         }
         ctx.count(EXPANDED, 1);
-        for e in g.edge_range(v) {
-            let t = g.targets()[e];
-            let nd = d + weights.map_or(1, |w| w[e]) as u64;
-            let bound = nd.saturating_add(h.estimate(t));
-            if bound >= best.load(Ordering::Relaxed) {
-                continue;
+        let v = v as usize;
+        let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
+        let (lo, hi) = (lo as usize, hi as usize);
+        let out = unsafe { targets.get_unchecked(lo..hi) };
+        let to = Toward {
+            dist: &dist,
+            best,
+            h,
+        };
+        match (weights, shared) {
+            (Some(ws), true) => {
+                let ws = unsafe { ws.get_unchecked(lo..hi) };
+                to.relax::<_, true>(out.iter().copied().zip(ws.iter().copied()), d, ctx)
             }
-            let slot = &dist[t as usize];
-            if slot.fetch_min(nd, Ordering::Relaxed) > nd {
-                ctx.push_owned(SsspTask { node: t, dist: nd }, bound, t as u64);
+            (Some(ws), false) => {
+                let ws = unsafe { ws.get_unchecked(lo..hi) };
+                to.relax::<_, false>(out.iter().copied().zip(ws.iter().copied()), d, ctx)
             }
+            (None, true) => to.relax::<_, true>(out.iter().map(|&t| (t, 1)), d, ctx),
+            (None, false) => to.relax::<_, false>(out.iter().map(|&t| (t, 1)), d, ctx),
         }
     })?;
     Ok(AstarOutput {
@@ -175,6 +191,44 @@ pub fn run<S: Scheduler<SsspTask>>(
         },
         report,
     })
+}
+
+/// What a relaxation toward the target reads: the labels, the target's label, the estimate.
+struct Toward<'a> {
+    dist: &'a [AtomicU64],
+    best: &'a AtomicU64,
+    h: &'a Heuristic,
+}
+
+impl Toward<'_> {
+    /// Relaxes `edges` (target, weight) of a node reached at distance `d`: skips an arc whose
+    /// bound cannot beat the target's label, lowers the others' labels (with a CAS loop when
+    /// `SHARED`, the run has several workers), and pushes a task for every label it lowered.
+    /// Always inlined, so each caller gets its own tight loop. The targets must be nodes.
+    #[inline(always)]
+    fn relax<H: Handle<SsspTask>, const SHARED: bool>(
+        &self,
+        edges: impl Iterator<Item = (u32, u32)>,
+        d: u64,
+        ctx: &mut Context<'_, SsspTask, H>,
+    ) {
+        for (t, w) in edges {
+            let nd = d + w as u64;
+            let bound = nd.saturating_add(self.h.estimate(t));
+            if bound >= self.best.load(Ordering::Relaxed) {
+                continue;
+            }
+            // SAFETY: an arc's target, below n (checked when the graph was built).
+            let label = unsafe { self.dist.get_unchecked(t as usize) };
+            let lowered = match SHARED {
+                true => label.lower(nd),
+                false => label.lower_unshared(nd),
+            };
+            if lowered {
+                ctx.push_owned(SsspTask { node: t, dist: nd }, bound, t as u64);
+            }
+        }
+    }
 }
 
 /// The node count, after checking that both ends are nodes of `g`.

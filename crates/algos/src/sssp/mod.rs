@@ -122,10 +122,18 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
         dist: 0,
     };
     let oracle = cfg.probes.oracle.as_deref();
+    // One worker (or the simulation's logical workers, taking turns on one thread): no other
+    // thread writes a label meanwhile, so a plain store lowers it (no locked instruction).
+    let shared = cfg.threads > 1 && !cfg.simulate;
+    let labels = &dist[..];
     let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
         let v = task.node as usize;
         ctx.task_priority(task.dist);
-        if task.dist > dist[v].get() {
+        // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
+        // or an arc's target, which the graph's constructor checks against n; so `v + 1`
+        // indexes the n + 1 offsets, which are non-decreasing up to the arc count, the length
+        // of targets and weights.
+        if task.dist > unsafe { labels.get_unchecked(v) }.get() {
             ctx.count(STALE, 1);
             ctx.useless();
             return;
@@ -135,18 +143,36 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
             Some(_) => ctx.useless(), // a label that a shorter path overwrites later
             None => {}
         }
-        let (lo, hi) = (offsets[v] as usize, offsets[v + 1] as usize);
-        // Sliced once per task, weighted or not outside the loop: no bounds check or
-        // Option test per edge.
-        let out = &targets[lo..hi];
-        let improved = match weights {
-            Some(ws) => relax(
-                out.iter().copied().zip(ws[lo..hi].iter().copied()),
-                task.dist,
-                &dist,
-                ctx,
-            ),
-            None => relax(out.iter().map(|&t| (t, 1)), task.dist, &dist, ctx),
+        let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
+        let (lo, hi) = (lo as usize, hi as usize);
+        // Sliced once per task, weighted or not and shared or not outside the loop: no
+        // bounds check or test per edge.
+        let out = unsafe { targets.get_unchecked(lo..hi) };
+        let improved = match (weights, shared) {
+            (Some(ws), true) => {
+                let ws = unsafe { ws.get_unchecked(lo..hi) };
+                relax::<D, _, true>(
+                    out.iter().copied().zip(ws.iter().copied()),
+                    task.dist,
+                    labels,
+                    ctx,
+                )
+            }
+            (Some(ws), false) => {
+                let ws = unsafe { ws.get_unchecked(lo..hi) };
+                relax::<D, _, false>(
+                    out.iter().copied().zip(ws.iter().copied()),
+                    task.dist,
+                    labels,
+                    ctx,
+                )
+            }
+            (None, true) => {
+                relax::<D, _, true>(out.iter().map(|&t| (t, 1)), task.dist, labels, ctx)
+            }
+            (None, false) => {
+                relax::<D, _, false>(out.iter().map(|&t| (t, 1)), task.dist, labels, ctx)
+            }
         };
         ctx.count(IMPROVED, improved);
         ctx.count(EDGES, (hi - lo) as u64);
@@ -167,10 +193,11 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
 }
 
 /// Relaxes `edges` (target, weight) of a node reached at distance `d`: lowers each target's
-/// label with a CAS loop and pushes a task for every label it lowered. Returns how many.
-/// Always inlined, so each caller (weighted, unweighted) gets its own tight loop.
+/// label (with a CAS loop when `SHARED`, the run has several workers) and pushes a task for
+/// every label it lowered. Returns how many. Always inlined, so each caller (weighted or not,
+/// shared or not) gets its own tight loop. `edges`' targets must be nodes of `dist`.
 #[inline(always)]
-fn relax<D: DistLabel, H: Handle<SsspTask>>(
+fn relax<D: DistLabel, H: Handle<SsspTask>, const SHARED: bool>(
     edges: impl Iterator<Item = (u32, u32)>,
     d: u64,
     dist: &[D],
@@ -179,7 +206,13 @@ fn relax<D: DistLabel, H: Handle<SsspTask>>(
     let mut improved = 0;
     for (t, w) in edges {
         let nd = d + w as u64;
-        if dist[t as usize].lower(nd) {
+        // SAFETY: an arc's target, below n (checked when the graph was built).
+        let label = unsafe { dist.get_unchecked(t as usize) };
+        let lowered = match SHARED {
+            true => label.lower(nd),
+            false => label.lower_unshared(nd),
+        };
+        if lowered {
             improved += 1;
             ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
         }
