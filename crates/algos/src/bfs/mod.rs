@@ -15,9 +15,9 @@ pub mod app;
 pub mod direction;
 
 use crate::verify::{compare, VerifyError};
-use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
+use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
-use ordo_sched::Scheduler;
+use ordo_sched::{Handle, Scheduler};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -49,6 +49,42 @@ pub struct BfsOutput {
     pub stats: BfsStats,
 }
 
+/// Lowers the level of each of `out` (nodes of `levels`) to `next` where that is lower (with
+/// a CAS loop when `SHARED`, the run has several workers) and pushes a task for each it
+/// lowered. Returns how many. Always inlined, so each caller gets its own loop.
+#[inline(always)]
+fn relax<H: Handle<BfsTask>, const SHARED: bool>(
+    out: &[u32],
+    next: u32,
+    levels: &[AtomicU32],
+    ctx: &mut Context<'_, BfsTask, H>,
+) -> u64 {
+    let mut improved = 0;
+    for &t in out {
+        // SAFETY: an arc's target, below n (checked when the graph was built).
+        let slot = unsafe { levels.get_unchecked(t as usize) };
+        let mut cur = slot.load(Ordering::Relaxed);
+        while next < cur {
+            if !SHARED {
+                slot.store(next, Ordering::Relaxed);
+            } else if let Err(actual) =
+                slot.compare_exchange_weak(cur, next, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                cur = actual;
+                continue;
+            }
+            improved += 1;
+            let task = BfsTask {
+                node: t,
+                level: next,
+            };
+            ctx.push_owned(task, next as u64, t as u64);
+            break;
+        }
+    }
+    improved
+}
+
 /// Parallel BFS from `source`.
 pub fn run<S: Scheduler<BfsTask>>(
     g: &Graph,
@@ -68,10 +104,16 @@ pub fn run<S: Scheduler<BfsTask>>(
         level: 0,
     };
     let oracle = cfg.probes.oracle.as_deref();
+    // One worker (or the simulation's, taking turns on one thread): plain stores lower levels.
+    let shared = cfg.threads > 1 && !cfg.simulate;
+    let levels = &level[..];
     let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
         let v = task.node as usize;
         ctx.task_priority(task.level as u64);
-        if task.level > level[v].load(Ordering::Relaxed) {
+        // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
+        // or an arc's target, which the graph's constructor checks against n; so `v + 1`
+        // indexes the n + 1 offsets, which are non-decreasing up to the arc count.
+        if task.level > unsafe { levels.get_unchecked(v) }.load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
             ctx.useless();
             return;
@@ -79,29 +121,12 @@ pub fn run<S: Scheduler<BfsTask>>(
         if oracle.is_some_and(|f| f[v] != task.level as u64) {
             ctx.useless(); // a level that a shorter path overwrites later
         }
-        let next = task.level + 1;
-        let mut improved = 0;
-        for &t in &targets[offsets[v] as usize..offsets[v + 1] as usize] {
-            let slot = &level[t as usize];
-            let mut cur = slot.load(Ordering::Relaxed);
-            while next < cur {
-                match slot.compare_exchange_weak(cur, next, Ordering::Relaxed, Ordering::Relaxed) {
-                    Ok(_) => {
-                        improved += 1;
-                        ctx.push_owned(
-                            BfsTask {
-                                node: t,
-                                level: next,
-                            },
-                            next as u64,
-                            t as u64,
-                        );
-                        break;
-                    }
-                    Err(actual) => cur = actual,
-                }
-            }
-        }
+        let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
+        let out = unsafe { targets.get_unchecked(lo as usize..hi as usize) };
+        let improved = match shared {
+            true => relax::<_, true>(out, task.level + 1, levels, ctx),
+            false => relax::<_, false>(out, task.level + 1, levels, ctx),
+        };
         ctx.count(IMPROVED, improved);
     })?;
     let stats = BfsStats {
