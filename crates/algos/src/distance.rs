@@ -30,6 +30,15 @@ pub trait DistLabel: Sync + Send + Sized {
     /// [`lower`](Self::lower) for a label no other thread writes meanwhile (a run with one
     /// worker): a plain load and store, no atomic read-modify-write.
     fn lower_unshared(&self, d: u64) -> bool;
+    /// [`lower`](Self::lower) when `SHARED` (other threads may write the label meanwhile),
+    /// else [`lower_unshared`](Self::lower_unshared); `SHARED` is chosen once per loop.
+    #[inline(always)]
+    fn lower_in<const SHARED: bool>(&self, d: u64) -> bool {
+        match SHARED {
+            true => self.lower(d),
+            false => self.lower_unshared(d),
+        }
+    }
     /// Whether the label is below `d`, a reached distance (the stale test of a task that
     /// carries `d`): one load and compare, no widening of "unreached".
     fn below(&self, d: u64) -> bool;

@@ -54,4 +54,11 @@ impl ExecConfig {
             simulate: false,
         }
     }
+
+    /// Whether operators may run on more than one thread at once: false for one worker and
+    /// for the simulation (its logical workers take turns on the calling thread), where a
+    /// label no other thread writes can be lowered by a plain store.
+    pub fn concurrent(&self) -> bool {
+        self.threads > 1 && !self.simulate
+    }
 }

@@ -130,10 +130,17 @@ pub fn run<S: Scheduler<SsspTask>>(
     let n = check_ends(g, source, target);
     let dist: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(UNREACHABLE)).collect();
     dist[source as usize].store(0, Ordering::Relaxed);
-    let (offsets, targets, weights) = (g.offsets(), g.targets(), g.weights());
+    let offsets = g.offsets();
     let best = &dist[target as usize];
-    // One worker (or the simulation's, taking turns on one thread): plain stores lower labels.
-    let shared = cfg.threads > 1 && !cfg.simulate;
+    let to = Toward {
+        targets: g.targets(),
+        weights: g.weights(),
+        dist: &dist,
+        best,
+        h,
+    };
+    // One worker: no other thread writes a label meanwhile, so a plain store lowers it.
+    let concurrent = cfg.concurrent();
     let start = SsspTask {
         node: source,
         dist: 0,
@@ -162,24 +169,10 @@ pub fn run<S: Scheduler<SsspTask>>(
         ctx.count(EXPANDED, 1);
         let v = v as usize;
         let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
-        let (lo, hi) = (lo as usize, hi as usize);
-        let out = unsafe { targets.get_unchecked(lo..hi) };
-        let to = Toward {
-            dist: &dist,
-            best,
-            h,
-        };
-        match (weights, shared) {
-            (Some(ws), true) => {
-                let ws = unsafe { ws.get_unchecked(lo..hi) };
-                to.relax::<_, true>(out.iter().copied().zip(ws.iter().copied()), d, ctx)
-            }
-            (Some(ws), false) => {
-                let ws = unsafe { ws.get_unchecked(lo..hi) };
-                to.relax::<_, false>(out.iter().copied().zip(ws.iter().copied()), d, ctx)
-            }
-            (None, true) => to.relax::<_, true>(out.iter().map(|&t| (t, 1)), d, ctx),
-            (None, false) => to.relax::<_, false>(out.iter().map(|&t| (t, 1)), d, ctx),
+        let range = lo as usize..hi as usize;
+        match concurrent {
+            true => to.relax_arcs::<_, true>(range, d, ctx),
+            false => to.relax_arcs::<_, false>(range, d, ctx),
         }
     })?;
     Ok(AstarOutput {
@@ -193,14 +186,38 @@ pub fn run<S: Scheduler<SsspTask>>(
     })
 }
 
-/// What a relaxation toward the target reads: the labels, the target's label, the estimate.
+/// What a relaxation toward the target reads: the arcs (weights 1 each when absent), the
+/// labels, the target's label, the estimate.
 struct Toward<'a> {
+    targets: &'a [u32],
+    weights: Option<&'a [u32]>,
     dist: &'a [AtomicU64],
     best: &'a AtomicU64,
     h: &'a Heuristic,
 }
 
 impl Toward<'_> {
+    /// [`relax`](Self::relax) on the arcs `range`, one node's: sliced once, weighted or not
+    /// decided outside the loop. `range` must lie within the arcs (a node's offsets).
+    #[inline(always)]
+    fn relax_arcs<H: Handle<SsspTask>, const SHARED: bool>(
+        &self,
+        range: std::ops::Range<usize>,
+        d: u64,
+        ctx: &mut Context<'_, SsspTask, H>,
+    ) {
+        // SAFETY: `range` lies within the arcs (the caller's contract), and the weights are
+        // as many as the targets.
+        let out = unsafe { self.targets.get_unchecked(range.clone()) };
+        match self.weights {
+            Some(ws) => {
+                let ws = unsafe { ws.get_unchecked(range) };
+                self.relax::<H, SHARED>(out.iter().copied().zip(ws.iter().copied()), d, ctx)
+            }
+            None => self.relax::<H, SHARED>(out.iter().map(|&t| (t, 1)), d, ctx),
+        }
+    }
+
     /// Relaxes `edges` (target, weight) of a node reached at distance `d`: skips an arc whose
     /// bound cannot beat the target's label, lowers the others' labels (with a CAS loop when
     /// `SHARED`, the run has several workers), and pushes a task for every label it lowered.
@@ -219,12 +236,7 @@ impl Toward<'_> {
                 continue;
             }
             // SAFETY: an arc's target, below n (checked when the graph was built).
-            let label = unsafe { self.dist.get_unchecked(t as usize) };
-            let lowered = match SHARED {
-                true => label.lower(nd),
-                false => label.lower_unshared(nd),
-            };
-            if lowered {
+            if unsafe { self.dist.get_unchecked(t as usize) }.lower_in::<SHARED>(nd) {
                 ctx.push_owned(SsspTask { node: t, dist: nd }, bound, t as u64);
             }
         }

@@ -104,8 +104,8 @@ pub fn run<S: Scheduler<BfsTask>>(
         level: 0,
     };
     let oracle = cfg.probes.oracle.as_deref();
-    // One worker (or the simulation's, taking turns on one thread): plain stores lower levels.
-    let shared = cfg.threads > 1 && !cfg.simulate;
+    // One worker: no other thread writes a level meanwhile, so a plain store lowers it.
+    let concurrent = cfg.concurrent();
     let levels = &level[..];
     let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
         let v = task.node as usize;
@@ -123,7 +123,7 @@ pub fn run<S: Scheduler<BfsTask>>(
         }
         let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
         let out = unsafe { targets.get_unchecked(lo as usize..hi as usize) };
-        let improved = match shared {
+        let improved = match concurrent {
             true => relax::<_, true>(out, task.level + 1, levels, ctx),
             false => relax::<_, false>(out, task.level + 1, levels, ctx),
         };

@@ -592,12 +592,7 @@ fn relax_arc<D: DistLabel, E: Estimate, const SHARED: bool>(
         return;
     }
     // SAFETY: `t` is an arc's target, below n (checked when the graph was built).
-    let label = unsafe { s.dist.get_unchecked(t as usize) };
-    let lowered = match SHARED {
-        true => label.lower(nd),
-        false => label.lower_unshared(nd),
-    };
-    if lowered {
+    if unsafe { s.dist.get_unchecked(t as usize) }.lower_in::<SHARED>(nd) {
         c.improved += 1;
         let e = Entry {
             node: t,

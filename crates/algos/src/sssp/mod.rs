@@ -115,17 +115,16 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
     let dist: Vec<D> = (0..g.num_nodes()).map(|_| D::unreached()).collect();
     dist[source as usize].set(0);
     let offsets = g.offsets();
-    let targets = g.targets();
-    let weights = g.weights();
+    let (targets, weights) = (g.targets(), g.weights());
     let start = SsspTask {
         node: source,
         dist: 0,
     };
     let oracle = cfg.probes.oracle.as_deref();
-    // One worker (or the simulation's logical workers, taking turns on one thread): no other
-    // thread writes a label meanwhile, so a plain store lowers it (no locked instruction).
-    let shared = cfg.threads > 1 && !cfg.simulate;
     let labels = &dist[..];
+    let arcs = Arcs { targets, weights };
+    // One worker: no other thread writes a label meanwhile, so a plain store lowers it.
+    let concurrent = cfg.concurrent();
     let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
         let v = task.node as usize;
         ctx.task_priority(task.dist);
@@ -145,34 +144,9 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
         }
         let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
         let (lo, hi) = (lo as usize, hi as usize);
-        // Sliced once per task, weighted or not and shared or not outside the loop: no
-        // bounds check or test per edge.
-        let out = unsafe { targets.get_unchecked(lo..hi) };
-        let improved = match (weights, shared) {
-            (Some(ws), true) => {
-                let ws = unsafe { ws.get_unchecked(lo..hi) };
-                relax::<D, _, true>(
-                    out.iter().copied().zip(ws.iter().copied()),
-                    task.dist,
-                    labels,
-                    ctx,
-                )
-            }
-            (Some(ws), false) => {
-                let ws = unsafe { ws.get_unchecked(lo..hi) };
-                relax::<D, _, false>(
-                    out.iter().copied().zip(ws.iter().copied()),
-                    task.dist,
-                    labels,
-                    ctx,
-                )
-            }
-            (None, true) => {
-                relax::<D, _, true>(out.iter().map(|&t| (t, 1)), task.dist, labels, ctx)
-            }
-            (None, false) => {
-                relax::<D, _, false>(out.iter().map(|&t| (t, 1)), task.dist, labels, ctx)
-            }
+        let improved = match concurrent {
+            true => arcs.relax::<D, _, true>(lo..hi, task.dist, labels, ctx),
+            false => arcs.relax::<D, _, false>(lo..hi, task.dist, labels, ctx),
         };
         ctx.count(IMPROVED, improved);
         ctx.count(EDGES, (hi - lo) as u64);
@@ -192,6 +166,38 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
     })
 }
 
+/// A graph's arcs: targets, and weights (1 each when absent).
+#[derive(Clone, Copy)]
+struct Arcs<'g> {
+    targets: &'g [u32],
+    weights: Option<&'g [u32]>,
+}
+
+impl Arcs<'_> {
+    /// Relaxes the arcs `range`, one node's, reached at distance `d`: sliced once, weighted or
+    /// not decided outside the loop, so no bounds check or test per arc. `range` must lie
+    /// within the arcs (a node's offsets), and their targets must be nodes of `dist`.
+    #[inline(always)]
+    fn relax<D: DistLabel, H: Handle<SsspTask>, const SHARED: bool>(
+        self,
+        range: std::ops::Range<usize>,
+        d: u64,
+        dist: &[D],
+        ctx: &mut Context<'_, SsspTask, H>,
+    ) -> u64 {
+        // SAFETY: `range` lies within the arcs (the caller's contract), and the weights are
+        // as many as the targets.
+        let out = unsafe { self.targets.get_unchecked(range.clone()) };
+        match self.weights {
+            Some(ws) => {
+                let ws = unsafe { ws.get_unchecked(range) };
+                relax::<D, H, SHARED>(out.iter().copied().zip(ws.iter().copied()), d, dist, ctx)
+            }
+            None => relax::<D, H, SHARED>(out.iter().map(|&t| (t, 1)), d, dist, ctx),
+        }
+    }
+}
+
 /// Relaxes `edges` (target, weight) of a node reached at distance `d`: lowers each target's
 /// label (with a CAS loop when `SHARED`, the run has several workers) and pushes a task for
 /// every label it lowered. Returns how many. Always inlined, so each caller (weighted or not,
@@ -207,12 +213,7 @@ fn relax<D: DistLabel, H: Handle<SsspTask>, const SHARED: bool>(
     for (t, w) in edges {
         let nd = d + w as u64;
         // SAFETY: an arc's target, below n (checked when the graph was built).
-        let label = unsafe { dist.get_unchecked(t as usize) };
-        let lowered = match SHARED {
-            true => label.lower(nd),
-            false => label.lower_unshared(nd),
-        };
-        if lowered {
+        if unsafe { dist.get_unchecked(t as usize) }.lower_in::<SHARED>(nd) {
             improved += 1;
             ctx.push_owned(SsspTask { node: t, dist: nd }, nd, t as u64);
         }
