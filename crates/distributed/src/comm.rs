@@ -16,15 +16,17 @@
 //! (they never decrease), so no rank received anything between them, so each stayed passive
 //! from its first contribution through T. At T every rank is passive and S = R says no buffer
 //! is in flight: nothing can ever run again. Every rank sees the same sums, so all decide in
-//! the same wave. Credit messages carry no work and are not counted; the few still in flight
-//! at the end are received after the decision (their number is exchanged first), so
-//! `MPI_Finalize` finds no unmatched message.
+//! the same wave. Control messages (credit, and under static tasking slot requests and
+//! grants) carry no work and are not counted; the few still in flight at the end are received
+//! after the decision (their number is exchanged first), so `MPI_Finalize` finds no unmatched
+//! message.
 //!
 //! The test `tests/mpi.rs` runs every application at 1, 2 and 4 ranks against the serial
 //! oracles, including a skewed job that keeps the back-pressure engaged.
 
 use crate::mail::{lock, Mailroom, Parcel};
 use crate::net::Net;
+use crate::slots::Pool;
 use mpi::collective::SystemOperation;
 use mpi::point_to_point::{Destination, Message, Source, Status};
 use mpi::request::{Request, StaticScope};
@@ -37,6 +39,9 @@ use std::time::Duration;
 
 const TAG_DATA: i32 = 11;
 const TAG_CREDIT: i32 = 12;
+/// Static tasking: a request for slots, and its answer (`slots.rs`).
+const TAG_RESERVE: i32 = 13;
+const TAG_GRANT: i32 = 14;
 
 /// What the communication thread counted.
 #[derive(Debug, Default, Clone)]
@@ -49,6 +54,9 @@ pub struct CommStats {
     pub waves: u64,
     /// Buffers that waited for credit before they could be sent.
     pub held_for_credit: u64,
+    /// Static tasking: requests for slots sent, and those answered with none.
+    pub reserve_requests: u64,
+    pub reserve_denied: u64,
 }
 
 /// A buffer MPI is sending; it owns the bytes until the request completes.
@@ -85,8 +93,14 @@ pub struct Comm<'a> {
     credit_limit: i64,
     /// Drained bytes per source already returned as credit.
     returned: Vec<u64>,
-    credits_sent: Vec<u64>,
-    credits_received: Vec<u64>,
+    /// Control messages (credit, slot requests and grants) sent to and received from each
+    /// peer, matched up after the end.
+    control_sent: Vec<u64>,
+    control_received: Vec<u64>,
+    /// Static tasking: this rank's free slots, and the destinations asked for a block and not
+    /// yet answered.
+    pool: Option<Pool>,
+    requested: Vec<bool>,
     wave: Option<Wave>,
     last_wave: Option<[u64; 2]>,
     turn: usize,
@@ -112,8 +126,10 @@ impl<'a> Comm<'a> {
             credit: vec![credit_limit; net.size],
             credit_limit,
             returned: vec![0; net.size],
-            credits_sent: vec![0; net.size],
-            credits_received: vec![0; net.size],
+            control_sent: vec![0; net.size],
+            control_received: vec![0; net.size],
+            pool: mail.slots.as_ref().map(|s| Pool::new(s, net.size)),
+            requested: vec![false; net.size],
             wave: None,
             last_wave: None,
             turn: 0,
@@ -130,6 +146,7 @@ impl<'a> Comm<'a> {
             busy |= self.receive();
             busy |= self.complete_sends();
             busy |= self.return_credit(idle > 0);
+            busy |= self.ask_for_slots();
             // Relaxed: congestion is a hint read by workers between tasks; a stale value
             // delays or prolongs a wait by a round, and the bound's slack covers that.
             self.mail.congested.store(
@@ -254,11 +271,24 @@ impl<'a> Comm<'a> {
         let from = status.source_rank() as usize;
         let len = status.count(u8::equivalent_datatype()) as usize;
         match status.tag() {
-            TAG_CREDIT => {
+            tag @ (TAG_CREDIT | TAG_RESERVE | TAG_GRANT) => {
                 let mut b = [0u8; 8];
                 msg.matched_receive_into(&mut b[..]);
-                self.credit[from] += u64::from_le_bytes(b) as i64;
-                self.credits_received[from] += 1;
+                self.control_received[from] += 1;
+                let n = u64::from_le_bytes(b);
+                match tag {
+                    TAG_CREDIT => self.credit[from] += n as i64,
+                    TAG_RESERVE => self.answer_request(from, n),
+                    _ => {
+                        self.requested[from] = false;
+                        if n == 0 {
+                            self.stats.reserve_denied += 1;
+                        }
+                        if let Some(slots) = &self.mail.slots {
+                            slots.granted(from, n);
+                        }
+                    }
+                }
             }
             _ => {
                 self.turn = self.turn.wrapping_add(1);
@@ -286,13 +316,50 @@ impl<'a> Comm<'a> {
             let owed = drained - self.returned[src];
             if owed > 0 && (quiet || owed as i64 >= self.credit_limit / 4) {
                 self.returned[src] = drained;
-                self.credits_sent[src] += 1;
                 self.stats.credit_messages += 1;
-                self.isend(src, TAG_CREDIT, Box::new(owed.to_le_bytes()), None);
+                self.control(src, TAG_CREDIT, owed);
                 busy = true;
             }
         }
         busy
+    }
+
+    /// Sends a control message carrying `n`.
+    fn control(&mut self, to: usize, tag: i32, n: u64) {
+        self.control_sent[to] += 1;
+        self.isend(to, tag, Box::new(n.to_le_bytes()), None);
+    }
+
+    /// Static tasking: takes back the slots of records run here, and asks for a block at
+    /// each destination a worker waits on (one request outstanding per destination).
+    fn ask_for_slots(&mut self) -> bool {
+        let (Some(pool), Some(slots)) = (&mut self.pool, &self.mail.slots) else {
+            return false;
+        };
+        pool.collect(slots);
+        let block = slots.block;
+        let mut busy = false;
+        for d in 0..self.net.size {
+            if !self.requested[d] && slots.is_asking(d) {
+                self.requested[d] = true;
+                self.stats.reserve_requests += 1;
+                self.control(d, TAG_RESERVE, block);
+                busy = true;
+            }
+        }
+        busy
+    }
+
+    /// Static tasking: grants `from` what this rank's pool has left, up to `want` slots.
+    fn answer_request(&mut self, from: usize, want: u64) {
+        let Some(pool) = &mut self.pool else {
+            return;
+        };
+        if let Some(slots) = &self.mail.slots {
+            pool.collect(slots);
+        }
+        let granted = pool.grant(want);
+        self.control(from, TAG_GRANT, granted);
     }
 
     /// This rank is passive (module docs). The order matters: the drained count first (with
@@ -340,23 +407,22 @@ impl<'a> Comm<'a> {
         false
     }
 
-    /// After the decision: waits for this rank's sends and receives the credit messages still
-    /// addressed to it, so no message is left unmatched.
+    /// After the decision: waits for this rank's sends and receives the control messages
+    /// still addressed to it, so no message is left unmatched. A slot request that arrives
+    /// now is not answered (`pool` is dropped first): nothing is left to send.
     pub fn finish(mut self) -> CommStats {
         while !self.in_flight.is_empty() {
             self.complete_sends();
         }
+        self.pool = None;
         let mut expected = vec![0u64; self.net.size];
         self.net
             .world
-            .all_to_all_into(&self.credits_sent[..], &mut expected[..]);
+            .all_to_all_into(&self.control_sent[..], &mut expected[..]);
         for (src, &want) in expected.iter().enumerate() {
-            while self.credits_received[src] < want {
-                let (msg, status) = self
-                    .net
-                    .world
-                    .process_at_rank(src as i32)
-                    .matched_probe_with_tag(TAG_CREDIT);
+            while self.control_received[src] < want {
+                // Data cannot arrive now: the termination waves showed none in flight.
+                let (msg, status) = self.net.world.process_at_rank(src as i32).matched_probe();
                 self.take(msg, status);
             }
         }

@@ -1,7 +1,8 @@
 //! ordo-dist: ordo on MPI. The graph is partitioned over the ranks (contiguous node ranges
 //! balanced by edges, or hashed); each rank runs ordo's shared-memory executor with any
 //! scheduler on its own nodes; a task for a remote node becomes a record in an aggregated,
-//! reservation-free active message with credit-based back-pressure; a counting-wave protocol
+//! reservation-free active message with credit-based back-pressure (or, as the
+//! baseline `--tasking static`, GMT's slots reserved at the receiver before sending); a counting-wave protocol
 //! detects global termination. See `docs/distributed.md`.
 
 pub mod apps;
@@ -14,4 +15,5 @@ pub mod mail;
 pub mod net;
 pub mod partition;
 pub mod runtime;
+pub mod slots;
 pub mod wire;

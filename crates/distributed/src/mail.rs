@@ -29,8 +29,13 @@
 //!   that drains one returns it through the bin from that worker to the communication thread.
 //!   Each bin has exactly one producer and one consumer (a bounded `crossbeam_queue::ArrayQueue`
 //!   used single-producer/single-consumer); a full bin frees the buffer instead.
+//! * Static tasking (`--tasking static`, the baseline of that paper): one bin shared by every
+//!   thread in each direction (GMT's single multi-producer multi-consumer pool), and a slot
+//!   reserved at the destination before each record (`slots.rs`); a sender with none waits
+//!   in [`Post`]'s wait, which runs arrived records.
 
 use crate::combine::{self, Combiner, Fold};
+use crate::slots::{Slots, Tasking};
 use crossbeam_queue::ArrayQueue;
 use crossbeam_utils::CachePadded;
 use std::collections::VecDeque;
@@ -50,6 +55,8 @@ pub struct MailConfig {
     pub buffer_limit: u64,
     /// Fold records for the same remote node at the sender (`combine.rs`).
     pub combine: bool,
+    /// How remote tasks are spawned (`slots.rs`).
+    pub tasking: Tasking,
 }
 
 impl Default for MailConfig {
@@ -59,6 +66,7 @@ impl Default for MailConfig {
             flush_age: Duration::from_micros(200),
             buffer_limit: 256 << 20,
             combine: true,
+            tasking: Tasking::Dynamic,
         }
     }
 }
@@ -123,6 +131,8 @@ pub struct Mailroom {
     pub(crate) finished: AtomicBool,
     pub(crate) congested: AtomicBool,
     pub(crate) congested_waits: AtomicU64,
+    /// Static tasking's reservations (`None`: dynamic tasking).
+    pub slots: Option<Slots>,
 }
 
 impl Mailroom {
@@ -144,6 +154,15 @@ impl Mailroom {
         } else {
             0
         };
+        // Static tasking: one bin of each kind, shared by every thread.
+        let bins = match cfg.tasking {
+            Tasking::Dynamic => workers,
+            Tasking::Static { .. } => 1,
+        };
+        let slots = match cfg.tasking {
+            Tasking::Dynamic => None,
+            Tasking::Static { pool, block } => Some(Slots::new(ranks, me, pool, block)),
+        };
         Mailroom {
             ranks,
             me,
@@ -159,28 +178,35 @@ impl Mailroom {
                 .collect(),
             buffered: AtomicU64::new(0),
             peak: AtomicU64::new(0),
-            home_bins: (0..workers).map(|_| ArrayQueue::new(BIN)).collect(),
-            comm_bins: (0..workers).map(|_| ArrayQueue::new(BIN)).collect(),
+            home_bins: (0..bins)
+                .map(|_| ArrayQueue::new(BIN * workers / bins))
+                .collect(),
+            comm_bins: (0..bins)
+                .map(|_| ArrayQueue::new(BIN * workers / bins))
+                .collect(),
             finished: AtomicBool::new(false),
             congested: AtomicBool::new(false),
             congested_waits: AtomicU64::new(0),
+            slots,
         }
     }
 
-    /// `worker`'s access to its outgoing buffers for one task. It locks the worker's outbox at
-    /// its first record and keeps it until dropped, so a task pays one uncontended lock however
-    /// many records it sends, and none when it sends nothing.
-    pub fn sender(&self, worker: usize) -> Sender<'_> {
-        Sender {
-            mail: self,
-            worker,
-            outbox: None,
+    /// The bin of `worker`'s buffers (static tasking: the one shared bin).
+    #[inline]
+    fn bin(&self, worker: usize) -> usize {
+        if self.home_bins.len() == 1 {
+            0
+        } else {
+            worker
         }
     }
 
     /// Hands every partly filled buffer of `worker` to the communication thread.
     pub fn flush(&self, worker: usize) {
-        let mut ob = lock(&self.outboxes[worker]);
+        self.hand_over_all(worker, &mut lock(&self.outboxes[worker]));
+    }
+
+    fn hand_over_all(&self, worker: usize, ob: &mut Outbox) {
         if ob.since.take().is_none() {
             return;
         }
@@ -221,15 +247,18 @@ impl Mailroom {
         lock(&self.arrived).pop_front()
     }
 
-    /// Worker `worker` finished the handlers of `parcel`'s records.
-    pub(crate) fn done_with(&self, worker: usize, parcel: Parcel) {
+    /// Worker `worker` finished the handlers of `parcel`'s `records` records.
+    pub(crate) fn done_with(&self, worker: usize, parcel: Parcel, records: u64) {
         let len = parcel.bytes.len() as u64;
         self.drained_from[parcel.peer].fetch_add(len, Ordering::Relaxed);
         self.sub_buffered(len);
+        if let Some(slots) = &self.slots {
+            slots.free(records);
+        }
         let mut bytes = parcel.bytes;
         bytes.clear();
         // A full bin means the pool is big enough: free this one.
-        let _ = self.comm_bins[worker].push(bytes);
+        let _ = self.comm_bins[self.bin(worker)].push(bytes);
         // Release: the comm thread that sees this count also sees the tokens of the tasks the
         // handlers pushed (the passivity check in `comm.rs`).
         self.delivered.fetch_add(1, Ordering::Release);
@@ -240,7 +269,7 @@ impl Mailroom {
         self.sub_buffered(parcel.bytes.len() as u64);
         let mut bytes = parcel.bytes;
         bytes.clear();
-        let _ = self.home_bins[parcel.worker].push(bytes);
+        let _ = self.home_bins[self.bin(parcel.worker)].push(bytes);
     }
 
     /// A buffer for a message of `len` bytes, from the drained-buffer bins when one is there.
@@ -285,9 +314,36 @@ impl Mailroom {
     }
 }
 
-/// One task's records for other ranks (see [`Mailroom::sender`]).
+/// A task's way to other ranks: the mailroom, and what a sender does while it waits for a
+/// slot under static tasking (runs arrived records, `runtime.rs`).
+#[derive(Clone, Copy)]
+pub struct Post<'m> {
+    mail: &'m Mailroom,
+    wait: &'m (dyn Fn(usize) + Sync),
+}
+
+impl<'m> Post<'m> {
+    pub fn new(mail: &'m Mailroom, wait: &'m (dyn Fn(usize) + Sync)) -> Post<'m> {
+        Post { mail, wait }
+    }
+
+    /// `worker`'s access to its outgoing buffers for one task. It locks the worker's outbox at
+    /// its first record and keeps it until dropped, so a task pays one uncontended lock however
+    /// many records it sends, and none when it sends nothing.
+    pub fn sender(&self, worker: usize) -> Sender<'m> {
+        Sender {
+            mail: self.mail,
+            wait: self.wait,
+            worker,
+            outbox: None,
+        }
+    }
+}
+
+/// One task's records for other ranks (see [`Post::sender`]).
 pub struct Sender<'m> {
     mail: &'m Mailroom,
+    wait: &'m (dyn Fn(usize) + Sync),
     worker: usize,
     outbox: Option<MutexGuard<'m, Outbox>>,
 }
@@ -296,6 +352,7 @@ impl Sender<'_> {
     /// Appends one record for rank `dest`: `write` adds its bytes.
     #[inline]
     pub fn send(&mut self, dest: usize, write: impl FnOnce(&mut Vec<u8>)) {
+        self.reserve(dest);
         let (mail, worker) = (self.mail, self.worker);
         let ob = self.outbox();
         write(mail.buffer(worker, &mut ob.bufs[dest]));
@@ -307,6 +364,7 @@ impl Sender<'_> {
     /// the value: a u32 for [`Fold::MinU32`], a u64 otherwise.
     #[inline]
     pub fn send_keyed(&mut self, dest: usize, target: u32, value: u64, fold: Fold) {
+        self.reserve(dest);
         let (mail, worker) = (self.mail, self.worker);
         let ob = self.outbox();
         let buf = mail.buffer(worker, &mut ob.bufs[dest]);
@@ -317,12 +375,51 @@ impl Sender<'_> {
         if table.is_enabled() {
             if !table.send(buf, target, value, fold) {
                 ob.folded += 1;
+                if let Some(slots) = &mail.slots {
+                    slots.put_back(dest);
+                }
                 return;
             }
         } else {
             combine::append(buf, target, value, fold);
         }
         mail.written(worker, ob, dest);
+    }
+
+    /// Static tasking: takes a slot at `dest`, waiting for one if this rank holds none there.
+    /// While it waits, this worker's buffers go out (their records hold slots others may be
+    /// waiting for) and it runs arrived records (which frees this rank's slots).
+    #[inline]
+    fn reserve(&mut self, dest: usize) {
+        let Some(slots) = &self.mail.slots else {
+            return;
+        };
+        if slots.try_take(dest) {
+            return;
+        }
+        self.wait_for_slot(slots, dest);
+    }
+
+    #[cold]
+    fn wait_for_slot(&mut self, slots: &Slots, dest: usize) {
+        slots.waits.fetch_add(1, Ordering::Relaxed);
+        let (mail, worker) = (self.mail, self.worker);
+        let mut rounds = 0u32;
+        loop {
+            slots.ask(dest);
+            mail.hand_over_all(worker, self.outbox());
+            (self.wait)(worker);
+            if slots.try_take(dest) {
+                return;
+            }
+            rounds = rounds.saturating_add(1);
+            // The communication thread shares the cores: let it answer.
+            if rounds < 16 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
     }
 
     /// The worker's outbox, locked at first use.
@@ -339,7 +436,7 @@ impl Mailroom {
     #[inline]
     fn buffer<'b>(&self, worker: usize, buf: &'b mut Vec<u8>) -> &'b mut Vec<u8> {
         if buf.capacity() == 0 {
-            *buf = self.home_bins[worker]
+            *buf = self.home_bins[self.bin(worker)]
                 .pop()
                 .unwrap_or_else(|| Vec::with_capacity(self.cfg.aggregate + 64));
         }

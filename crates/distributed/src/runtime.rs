@@ -2,11 +2,15 @@
 //! the communication thread, on any ordo scheduler.
 
 use crate::comm::{Comm, CommStats};
-use crate::mail::{MailConfig, Mailroom};
+use crate::mail::{lock, MailConfig, Mailroom, Post};
 use crate::net::{DistError, DistResult, Net};
+use crate::slots::Tasking;
+use crossbeam_utils::CachePadded;
 use ordo_exec::termination::Termination;
 use ordo_exec::{for_each_open, Context, ExecConfig, ExecError, Inbox, RunReport};
 use ordo_sched::{Handle, Scheduler, SchedulerConfig, SchedulerVisitor, Task};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// A distributed application: a task operator that may send records to other ranks, and the
@@ -14,16 +18,17 @@ use std::time::{Duration, Instant};
 pub trait DistApp: Sync {
     type Task: Task;
 
-    /// Runs one local task; records for remote nodes go through `mail.send`.
+    /// Runs one local task; records for remote nodes go through `mail.sender`.
     fn run_task<H: Handle<Self::Task>>(
         &self,
         task: Self::Task,
         ctx: &mut Context<'_, Self::Task, H>,
-        mail: &Mailroom,
+        mail: &Post<'_>,
     );
 
     /// Applies every record in `bytes` (sent by some rank); `push` schedules local tasks.
-    fn deliver(&self, bytes: &[u8], worker: usize, push: &mut dyn FnMut(Self::Task, u64));
+    /// Returns how many records there were.
+    fn deliver(&self, bytes: &[u8], worker: usize, push: &mut dyn FnMut(Self::Task, u64)) -> u64;
 }
 
 /// The executor's view of the mailroom for one application.
@@ -42,8 +47,8 @@ impl<A: DistApp> Inbox<A::Task> for AppInbox<'_, A> {
             let Some(parcel) = self.mail.take_arrived() else {
                 break;
             };
-            self.app.deliver(&parcel.bytes, worker, push);
-            self.mail.done_with(worker, parcel);
+            let records = self.app.deliver(&parcel.bytes, worker, push);
+            self.mail.done_with(worker, parcel, records);
             taken += 1;
         }
         taken
@@ -64,9 +69,7 @@ impl<A: DistApp> Inbox<A::Task> for AppInbox<'_, A> {
     fn congested(&self) -> bool {
         let c = self.mail.is_congested();
         if c {
-            self.mail
-                .congested_waits
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.mail.congested_waits.fetch_add(1, Ordering::Relaxed);
         }
         c
     }
@@ -81,6 +84,9 @@ pub struct Ran {
     pub folded: u64,
     pub peak_buffered: u64,
     pub congested_waits: u64,
+    /// Static tasking: times a worker waited for a slot.
+    pub slot_waits: u64,
+    pub tasking: Tasking,
     pub time: Duration,
 }
 
@@ -139,9 +145,12 @@ pub fn run<A: DistApp>(
         records: mail.records(),
         folded: mail.folded(),
         peak_buffered: mail.peak_buffered(),
-        congested_waits: mail
-            .congested_waits
-            .load(std::sync::atomic::Ordering::Relaxed),
+        congested_waits: mail.congested_waits.load(Ordering::Relaxed),
+        slot_waits: mail
+            .slots
+            .as_ref()
+            .map_or(0, |s| s.waits.load(Ordering::Relaxed)),
+        tasking: mail_cfg.tasking,
         time,
     })
 }
@@ -162,9 +171,36 @@ impl<A: DistApp> SchedulerVisitor<A::Task> for Visit<'_, A> {
             app: self.app,
             mail: self.mail,
         };
-        let (app, mail) = (self.app, self.mail);
+        // Static tasking: a sender waiting for a slot runs arrived records; the tasks they
+        // push wait here until its task returns and pushes them (its token keeps the rank
+        // from looking passive meanwhile).
+        let spills: Vec<Spill<A::Task>> = (0..self.exec.threads)
+            .map(|_| CachePadded::new((AtomicBool::new(false), Mutex::new(Vec::new()))))
+            .collect();
+        let wait = |w: usize| {
+            let (spilled, tasks) = &*spills[w];
+            let mut tasks = lock(tasks);
+            if inbox.drain(w, &mut |t, p| tasks.push((t, p))) > 0 && !tasks.is_empty() {
+                spilled.store(true, Ordering::Relaxed);
+            }
+        };
+        let post = Post::new(self.mail, &wait);
+        let (app, reserving) = (self.app, self.mail.slots.is_some());
         for_each_open(s, self.initial, self.exec, &inbox, self.term, |t, ctx| {
-            app.run_task(t, ctx, mail)
+            app.run_task(t, ctx, &post);
+            if reserving {
+                // Relaxed: set and read by this worker's own thread.
+                let (spilled, tasks) = &*spills[ctx.worker()];
+                if spilled.load(Ordering::Relaxed) {
+                    spilled.store(false, Ordering::Relaxed);
+                    for (t, p) in lock(tasks).drain(..) {
+                        ctx.push(t, p);
+                    }
+                }
+            }
         })
     }
 }
+
+/// One worker's tasks pushed by records it ran while waiting for a slot, and whether any.
+type Spill<T> = CachePadded<(AtomicBool, Mutex<Vec<(T, u64)>>)>;

@@ -331,6 +331,53 @@ fn a_skewed_job_completes_within_the_memory_bound() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// Static tasking (GMT's reservation protocol, `slots.rs`): the same answers as the dynamic
+/// design. The pools are as small as the command line allows (one block per other rank, all
+/// handed out at the start), so senders run out, ask, are refused and wait while they run
+/// arrived records; tc sends plain records, sssp keyed ones that may fold (a folded record
+/// gives its slot back) and whose handlers push tasks while their worker waits.
+#[test]
+fn static_tasking_reserves_slots_and_gives_the_same_answers() {
+    let g = ordo_graph::load_graph(&amsterdam(), &Default::default(), None)
+        .unwrap()
+        .graph;
+    let text = amsterdam();
+    let input = text.to_str().unwrap();
+    for app in ["tc", "sssp"] {
+        let want = expected(app, &g);
+        for np in [2, 4] {
+            let block = 64;
+            let pool = (block * (np - 1)).to_string();
+            let block = block.to_string();
+            let args = [
+                app,
+                input,
+                "--algo",
+                "tasks",
+                "--tasking",
+                "static",
+                "--task-pool",
+                &pool,
+                "--reserve-block",
+                &block,
+            ];
+            let j = run_json(np, &args);
+            assert_eq!(j["verified"], true, "{app} np {np}: {j}");
+            assert_eq!(j["tasking"], "static", "{j}");
+            for (k, v) in &want {
+                assert_eq!(j[*k], *v, "{app} np {np}: {k} in {j}");
+            }
+            // Thousands of records cross the cut, a few blocks' worth were held.
+            assert!(j["records"].as_u64().unwrap() > 100, "{j}");
+            assert!(j["reserve_requests"].as_u64().unwrap() > 0, "{j}");
+            assert!(j["slot_waits"].as_u64().unwrap() > 0, "{j}");
+        }
+    }
+    let d = run_json(2, &["tc", input]);
+    assert_eq!(d["tasking"], "dynamic", "{d}");
+    assert!(d.get("reserve_requests").is_none(), "{d}");
+}
+
 #[test]
 fn a_rank_that_cannot_read_its_part_stops_every_rank() {
     // Corrupt a target in the last rank's part only: the others read fine.
@@ -406,6 +453,21 @@ fn usage_errors_exit_2_with_one_message() {
         2,
         &["sssp", "gen:er:8", "--algo", "delta", "--scheduler", "obim"],
         "apply to --algo tasks",
+    );
+    usage_error(
+        2,
+        &["sssp", "gen:er:8", "--tasking", "static"],
+        "applies to --algo tasks",
+    );
+    usage_error(
+        2,
+        &["tc", "gen:er:8", "--task-pool", "64"],
+        "apply to --tasking static",
+    );
+    usage_error(
+        4,
+        &["tc", "gen:er:8", "--tasking", "static", "--task-pool", "64"],
+        "--task-pool 64 is too small",
     );
     usage_error(1, &["sssp", "gen:er:8", "--source", "100000"], "");
     usage_error(

@@ -6,7 +6,7 @@
 use super::lower_u32;
 use crate::combine::Fold;
 use crate::graph::LocalGraph;
-use crate::mail::Mailroom;
+use crate::mail::Post;
 use crate::runtime::DistApp;
 use crate::wire::Reader;
 use ordo_exec::Context;
@@ -67,7 +67,7 @@ impl DistApp for Cc<'_> {
         &self,
         task: CcTask,
         ctx: &mut Context<'_, CcTask, H>,
-        mail: &Mailroom,
+        mail: &Post<'_>,
     ) {
         let g = self.g;
         if task.label > self.label[task.node as usize].load(Ordering::Relaxed) {
@@ -98,14 +98,17 @@ impl DistApp for Cc<'_> {
         }
     }
 
-    fn deliver(&self, bytes: &[u8], _worker: usize, push: &mut dyn FnMut(CcTask, u64)) {
+    fn deliver(&self, bytes: &[u8], _worker: usize, push: &mut dyn FnMut(CcTask, u64)) -> u64 {
         let mut r = Reader::new(bytes);
+        let mut records = 0;
         while !r.is_empty() {
+            records += 1;
             let (t, label) = (r.u32(), r.u32());
             let lt = self.g.part.local(t);
             if lower_u32(&self.label[lt as usize], label) {
                 push(CcTask { node: lt, label }, label as u64);
             }
         }
+        records
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::combine::Fold;
 use crate::graph::LocalGraph;
-use crate::mail::Mailroom;
+use crate::mail::Post;
 use crate::runtime::DistApp;
 use crate::wire::Reader;
 use ordo_algos::pagerank::{self, AtomicF64, PriorityKind, DAMPING};
@@ -78,7 +78,7 @@ impl DistApp for PageRank<'_> {
         &self,
         task: PrTask,
         ctx: &mut Context<'_, PrTask, H>,
-        mail: &Mailroom,
+        mail: &Post<'_>,
     ) {
         let g = self.g;
         let mass = self.r[task.node as usize].take();
@@ -103,11 +103,14 @@ impl DistApp for PageRank<'_> {
         }
     }
 
-    fn deliver(&self, bytes: &[u8], _worker: usize, push: &mut dyn FnMut(PrTask, u64)) {
+    fn deliver(&self, bytes: &[u8], _worker: usize, push: &mut dyn FnMut(PrTask, u64)) -> u64 {
         let mut r = Reader::new(bytes);
+        let mut records = 0;
         while !r.is_empty() {
+            records += 1;
             let (t, share) = (r.u32(), f64::from_bits(r.u64()));
             self.add(self.g.part.local(t), share, &mut |task, p| push(task, p));
         }
+        records
     }
 }

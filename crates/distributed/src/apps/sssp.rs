@@ -7,7 +7,7 @@
 // them, reads the label and never writes it.
 use crate::combine::Fold;
 use crate::graph::LocalGraph;
-use crate::mail::Mailroom;
+use crate::mail::Post;
 use crate::runtime::DistApp;
 use crate::wire::Reader;
 use ordo_algos::distance::DistLabel;
@@ -75,7 +75,7 @@ impl DistApp for Paths<'_> {
         &self,
         task: PathTask,
         ctx: &mut Context<'_, PathTask, H>,
-        mail: &Mailroom,
+        mail: &Post<'_>,
     ) {
         let g = self.g;
         if task.dist > self.dist[task.node as usize].load(Ordering::Relaxed) {
@@ -109,14 +109,17 @@ impl DistApp for Paths<'_> {
         ctx.count(EDGES, arcs.len() as u64);
     }
 
-    fn deliver(&self, bytes: &[u8], _worker: usize, push: &mut dyn FnMut(PathTask, u64)) {
+    fn deliver(&self, bytes: &[u8], _worker: usize, push: &mut dyn FnMut(PathTask, u64)) -> u64 {
         let mut r = Reader::new(bytes);
+        let mut records = 0;
         while !r.is_empty() {
+            records += 1;
             let (t, d) = (r.u32(), r.u64());
             let lt = self.g.part.local(t);
             if self.dist[lt as usize].lower(d) {
                 push(PathTask { node: lt, dist: d }, d);
             }
         }
+        records
     }
 }

@@ -15,7 +15,7 @@
 
 use super::WorkerCounters;
 use crate::graph::LocalGraph;
-use crate::mail::Mailroom;
+use crate::mail::Post;
 use crate::net::{DistResult, Net};
 use crate::runtime::DistApp;
 use crate::wire::{put_u32, u32_at, Reader};
@@ -194,7 +194,7 @@ impl DistApp for Tc<'_> {
         &self,
         task: TcTask,
         ctx: &mut Context<'_, TcTask, H>,
-        mail: &Mailroom,
+        mail: &Post<'_>,
     ) {
         let list = self.out(task.node);
         let (found, local) = DESTS.with(|dests| {
@@ -220,12 +220,14 @@ impl DistApp for Tc<'_> {
         ctx.count(INTERSECTIONS, local);
     }
 
-    fn deliver(&self, bytes: &[u8], worker: usize, _push: &mut dyn FnMut(TcTask, u64)) {
+    fn deliver(&self, bytes: &[u8], worker: usize, _push: &mut dyn FnMut(TcTask, u64)) -> u64 {
         let mut r = Reader::new(bytes);
+        let mut records = 0;
         let (mut found, mut done) = (0, 0);
         LIST.with(|list| {
             let mut list = list.borrow_mut();
             while !r.is_empty() {
+                records += 1;
                 let len = r.u32() as usize;
                 let raw = r.u32s(len);
                 list.clear();
@@ -237,5 +239,6 @@ impl DistApp for Tc<'_> {
         });
         self.remote_triangles.add(worker, found);
         self.remote_intersections.add(worker, done);
+        records
     }
 }

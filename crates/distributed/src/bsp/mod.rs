@@ -23,6 +23,7 @@ pub mod sssp;
 use crate::comm::CommStats;
 use crate::net::{DistResult, Net};
 use crate::runtime::Ran;
+use crate::slots::Tasking;
 use mpi::datatype::Equivalence;
 use ordo_exec::{RunReport, Team};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -115,12 +116,14 @@ impl<'a> Funnel<'a> {
                 bytes_sent: self.bytes.load(Relaxed),
                 credit_messages: 0,
                 waves: self.rounds.load(Relaxed),
-                held_for_credit: 0,
+                ..CommStats::default()
             },
             records: 0,
             folded: 0,
             peak_buffered: 0,
             congested_waits: 0,
+            slot_waits: 0,
+            tasking: Tasking::Dynamic,
             time,
         }
     }

@@ -3,6 +3,7 @@
 use clap::{Parser, ValueEnum};
 use ordo_algos::app::RunRequest;
 use ordo_dist::net::{DistError, DistResult};
+use ordo_dist::slots::Tasking;
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 
 #[derive(Parser, Debug)]
@@ -16,6 +17,7 @@ use ordo_sched::{parse_param, SchedulerConfig, Topology};
   mpirun -np 2 ordo-dist sssp USA-road-d.NY.gr.gz --scheduler obim    # as tasks
   mpirun -np 4 ordo-dist bfs ny.ordo --partition hash --threads 1
   mpirun -np 2 ordo-dist cc ny.ordo --algo tasks
+  mpirun -np 4 ordo-dist tc gen:er:16 --tasking static --task-pool 65536   # GMT's baseline
   mpirun -np 2 ordo-dist pagerank soc-Slashdot0902.txt.gz --no-verify
   mpirun -np 8 --hostfile hosts ordo-dist cc gen:kronecker:24 --no-verify --json
 
@@ -82,6 +84,19 @@ pub struct Args {
     /// Bound on each rank's buffered message bytes (e.g. 64M, 1G)
     #[arg(long, default_value = "256M", value_parser = parse_bytes)]
     pub buffer_limit: u64,
+    /// How --algo tasks spawns a task on another rank: dynamic (sent at once, buffered at the
+    /// receiver under back-pressure; the dynamic-tasking paper's design) or static (GMT's
+    /// baseline: a slot reserved at the receiver first, from a fixed pool per rank)
+    #[arg(long, value_enum, default_value = "dynamic")]
+    pub tasking: TaskingArg,
+    /// --tasking static: task slots per rank [default: 2097152, GMT's 2^20 per queue, two
+    /// queues]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub task_pool: Option<u64>,
+    /// --tasking static: slots a rank asks another for at a time [default: 1024, GMT's
+    /// MTASKS_RES_BLOCK]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub reserve_block: Option<u64>,
     /// PageRank convergence, networkx's per-node meaning, as `ordo pagerank --tolerance`
     /// [default: 1e-4 / nodes as ordo's (GAPBS's rule: an L1 change below 1e-4); 1e-6 for
     /// --algo tasks]
@@ -180,6 +195,34 @@ impl Args {
         }
     }
 
+    /// How remote tasks are spawned on `ranks` ranks, checked against the method.
+    pub fn tasking(&self, ranks: usize) -> DistResult<Tasking> {
+        let pool_or_block_given = self.task_pool.is_some() || self.reserve_block.is_some();
+        let (pool, block) = (
+            self.task_pool.unwrap_or(1 << 21),
+            self.reserve_block.unwrap_or(1024),
+        );
+        match self.tasking {
+            TaskingArg::Dynamic if pool_or_block_given => Err(usage(
+                "--task-pool and --reserve-block apply to --tasking static",
+            )),
+            TaskingArg::Dynamic => Ok(Tasking::Dynamic),
+            TaskingArg::Static if self.method()? != Algo::Tasks => Err(usage(format!(
+                "--tasking static applies to --algo tasks, not {}",
+                self.method()?.name()
+            ))),
+            TaskingArg::Static => {
+                let needed = block.saturating_mul(ranks as u64 - 1);
+                if pool < needed {
+                    return Err(usage(format!(
+                        "--task-pool {pool} is too small: every other rank holds a block of --reserve-block {block} from the start ({needed} slots on {ranks} ranks)"
+                    )));
+                }
+                Ok(Tasking::Static { pool, block })
+            }
+        }
+    }
+
     /// PageRank's tolerance for a graph of `n` nodes.
     pub fn tolerance_for(&self, n: u64) -> f64 {
         self.tolerance.unwrap_or(match self.method() {
@@ -187,6 +230,12 @@ impl Args {
             _ => ordo_algos::pagerank::app::DEFAULT_L1_CHANGE / n.max(1) as f64,
         })
     }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TaskingArg {
+    Dynamic,
+    Static,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

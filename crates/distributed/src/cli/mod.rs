@@ -8,7 +8,7 @@ mod drivers;
 mod oracle;
 mod report;
 
-use args::{scheduler, usage, App, Args, Layout};
+use args::{scheduler, usage, Algo, App, Args, Layout};
 use clap::Parser;
 use mpi::Threading;
 use ordo_dist::load::{self, Source};
@@ -108,6 +108,7 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
         flush_age: Duration::from_micros(a.flush_us),
         buffer_limit: a.buffer_limit,
         combine: !a.no_combine,
+        tasking: a.tasking(net.size)?,
     };
     let source = Source::parse(&a.graph)?;
     let mut exec = ExecConfig::new(threads);
@@ -139,6 +140,9 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
     let mut out = Map::new();
     out.insert("app".into(), json!(format!("{:?}", a.app).to_lowercase()));
     out.insert("algo".into(), json!(method.name()));
+    if method == Algo::Tasks {
+        out.insert("tasking".into(), json!(mail.tasking.name()));
+    }
     out.insert("graph".into(), json!(a.graph));
     out.insert("format".into(), json!(g.origin));
     if let Some(spec) = weights {

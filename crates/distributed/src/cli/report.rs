@@ -4,6 +4,7 @@
 use super::args::Args;
 use ordo_dist::net::Net;
 use ordo_dist::runtime::Ran;
+use ordo_dist::slots::Tasking;
 use serde_json::{json, Map, Value};
 use std::time::Instant;
 
@@ -51,6 +52,19 @@ pub fn comm_fields(net: &Net, ran: &Ran, out: &mut Map<String, Value>) {
         json!(net.sum_u64(ran.congested_waits)),
     );
     out.insert("termination_waves".into(), json!(ran.comm.waves));
+    if let Tasking::Static { pool, block } = ran.tasking {
+        out.insert("task_pool".into(), json!(pool));
+        out.insert("reserve_block".into(), json!(block));
+        out.insert(
+            "reserve_requests".into(),
+            json!(net.sum_u64(ran.comm.reserve_requests)),
+        );
+        out.insert(
+            "reserve_denied".into(),
+            json!(net.sum_u64(ran.comm.reserve_denied)),
+        );
+        out.insert("slot_waits".into(), json!(net.sum_u64(ran.slot_waits)));
+    }
     out.insert("tasks".into(), json!(net.sum_u64(ran.report.total.tasks)));
 }
 
