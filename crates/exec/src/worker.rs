@@ -160,7 +160,9 @@ fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
         drain(inbox, w, handle, credit, term, stats);
         // Hand over what this worker buffered, or the congestion may be its own.
         inbox.on_idle(w);
-        back_off(8, true);
+        // Give the core to whoever must drain or send: spinning here starves them when ranks
+        // outnumber cores.
+        std::thread::yield_now();
         return true;
     }
     // `tasks` moves only when a task runs, so an idle worker polls every round.
