@@ -180,7 +180,8 @@ impl<A: DistApp> SchedulerVisitor<A::Task> for Visit<'_, A> {
         let wait = |w: usize| {
             let (spilled, tasks) = &*spills[w];
             let mut tasks = lock(tasks);
-            if inbox.drain(w, &mut |t, p| tasks.push((t, p))) > 0 && !tasks.is_empty() {
+            inbox.drain(w, &mut |t, p| tasks.push((t, p)));
+            if !tasks.is_empty() {
                 spilled.store(true, Ordering::Relaxed);
             }
         };

@@ -22,6 +22,11 @@
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
+/// GMT's defaults: task slots per rank (2^20 per queue, two queues) and the block a rank
+/// reserves at another at a time (`MTASKS_RES_BLOCK`).
+pub const GMT_POOL: u64 = 1 << 21;
+pub const GMT_BLOCK: u64 = 1024;
+
 /// How remote tasks are spawned: the dynamic-tasking paper's design or the static baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tasking {

@@ -333,8 +333,8 @@ fn a_skewed_job_completes_within_the_memory_bound() {
 
 /// Static tasking (GMT's reservation protocol, `slots.rs`): the same answers as the dynamic
 /// design. The pools are as small as the command line allows (one block per other rank, all
-/// handed out at the start), so senders run out, ask, are refused and wait while they run
-/// arrived records; tc sends plain records, sssp keyed ones that may fold (a folded record
+/// handed out at the start), so senders run out, ask (and may be refused) and wait while they
+/// run arrived records; tc sends plain records, sssp keyed ones that may fold (a folded record
 /// gives its slot back) and whose handlers push tasks while their worker waits.
 #[test]
 fn static_tasking_reserves_slots_and_gives_the_same_answers() {
@@ -443,43 +443,48 @@ fn usage_errors_exit_2_with_one_message() {
         "{}",
         o.stderr
     );
-    usage_error(2, &["bfs", "gen:what:8"], "unknown generator");
-    usage_error(
-        2,
-        &["bfs", "gen:er:8", "--algo", "pull"],
-        "is not a method of bfs",
-    );
-    usage_error(
-        2,
-        &["sssp", "gen:er:8", "--algo", "delta", "--scheduler", "obim"],
-        "apply to --algo tasks",
-    );
-    usage_error(
-        2,
-        &["sssp", "gen:er:8", "--tasking", "static"],
-        "applies to --algo tasks",
-    );
-    usage_error(
-        2,
-        &["tc", "gen:er:8", "--task-pool", "64"],
-        "apply to --tasking static",
-    );
-    usage_error(
-        4,
-        &["tc", "gen:er:8", "--tasking", "static", "--task-pool", "64"],
-        "--task-pool 64 is too small",
-    );
-    usage_error(1, &["sssp", "gen:er:8", "--source", "100000"], "");
-    usage_error(
-        1,
-        &["sssp", "gen:er:8", "--format", "snap"],
-        "not to generators",
-    );
-    usage_error(
-        1,
-        &["sssp", "gen:er:8", "--weights", "9:1:0"],
-        "bad weight spec",
-    );
+    let cases: [(usize, &[&str], &str); 9] = [
+        (2, &["bfs", "gen:what:8"], "unknown generator"),
+        (
+            2,
+            &["bfs", "gen:er:8", "--algo", "pull"],
+            "is not a method of bfs",
+        ),
+        (
+            2,
+            &["sssp", "gen:er:8", "--algo", "delta", "--scheduler", "obim"],
+            "apply to --algo tasks",
+        ),
+        (
+            2,
+            &["sssp", "gen:er:8", "--tasking", "static"],
+            "applies to --algo tasks",
+        ),
+        (
+            2,
+            &["tc", "gen:er:8", "--task-pool", "64"],
+            "apply to --tasking static",
+        ),
+        (
+            4,
+            &["tc", "gen:er:8", "--tasking", "static", "--task-pool", "64"],
+            "--task-pool 64 is too small",
+        ),
+        (1, &["sssp", "gen:er:8", "--source", "100000"], ""),
+        (
+            1,
+            &["sssp", "gen:er:8", "--format", "snap"],
+            "not to generators",
+        ),
+        (
+            1,
+            &["sssp", "gen:er:8", "--weights", "9:1:0"],
+            "bad weight spec",
+        ),
+    ];
+    for (np, args, message) in cases {
+        usage_error(np, args, message);
+    }
 }
 
 /// `mpirun -np NP ordo-dist ARGS` exits 2 with `message` on stderr.

@@ -114,7 +114,6 @@ impl<'a> Funnel<'a> {
                 sent,
                 received: 0,
                 bytes_sent: self.bytes.load(Relaxed),
-                credit_messages: 0,
                 waves: self.rounds.load(Relaxed),
                 ..CommStats::default()
             },

@@ -3,7 +3,7 @@
 use clap::{Parser, ValueEnum};
 use ordo_algos::app::RunRequest;
 use ordo_dist::net::{DistError, DistResult};
-use ordo_dist::slots::Tasking;
+use ordo_dist::slots::{Tasking, GMT_BLOCK, GMT_POOL};
 use ordo_sched::{parse_param, SchedulerConfig, Topology};
 
 #[derive(Parser, Debug)]
@@ -199,8 +199,8 @@ impl Args {
     pub fn tasking(&self, ranks: usize) -> DistResult<Tasking> {
         let pool_or_block_given = self.task_pool.is_some() || self.reserve_block.is_some();
         let (pool, block) = (
-            self.task_pool.unwrap_or(1 << 21),
-            self.reserve_block.unwrap_or(1024),
+            self.task_pool.unwrap_or(GMT_POOL),
+            self.reserve_block.unwrap_or(GMT_BLOCK),
         );
         match self.tasking {
             TaskingArg::Dynamic if pool_or_block_given => Err(usage(

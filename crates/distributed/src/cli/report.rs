@@ -39,31 +39,21 @@ pub fn comm_fields(net: &Net, ran: &Ran, out: &mut Map<String, Value>) {
         "peak_buffered_bytes".into(),
         json!(net.max_u64(ran.peak_buffered)),
     );
-    out.insert(
-        "credit_messages".into(),
-        json!(net.sum_u64(ran.comm.credit_messages)),
-    );
-    out.insert(
-        "held_for_credit".into(),
-        json!(net.sum_u64(ran.comm.held_for_credit)),
-    );
-    out.insert(
-        "congested_waits".into(),
-        json!(net.sum_u64(ran.congested_waits)),
-    );
+    let mut sum = |key: &str, x: u64| {
+        out.insert(key.into(), json!(net.sum_u64(x)));
+    };
+    sum("credit_messages", ran.comm.credit_messages);
+    sum("held_for_credit", ran.comm.held_for_credit);
+    sum("congested_waits", ran.congested_waits);
+    if let Tasking::Static { .. } = ran.tasking {
+        sum("reserve_requests", ran.comm.reserve_requests);
+        sum("reserve_denied", ran.comm.reserve_denied);
+        sum("slot_waits", ran.slot_waits);
+    }
     out.insert("termination_waves".into(), json!(ran.comm.waves));
     if let Tasking::Static { pool, block } = ran.tasking {
         out.insert("task_pool".into(), json!(pool));
         out.insert("reserve_block".into(), json!(block));
-        out.insert(
-            "reserve_requests".into(),
-            json!(net.sum_u64(ran.comm.reserve_requests)),
-        );
-        out.insert(
-            "reserve_denied".into(),
-            json!(net.sum_u64(ran.comm.reserve_denied)),
-        );
-        out.insert("slot_waits".into(), json!(net.sum_u64(ran.slot_waits)));
     }
     out.insert("tasks".into(), json!(net.sum_u64(ran.report.total.tasks)));
 }
