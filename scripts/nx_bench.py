@@ -199,6 +199,12 @@ def functions(
             None,
             same,
         ),
+        "clustering": (
+            "undirected",
+            lambda G, **b: nx.clustering(G, **b),
+            nk and (lambda g, gw, **_: nk.centrality.LocalClusteringCoefficient(g).run()),
+            close_dicts(1e-12),
+        ),
         "transitivity": (
             "undirected",
             lambda G, **b: nx.transitivity(G, **b),

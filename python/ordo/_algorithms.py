@@ -272,20 +272,27 @@ def tc(
     threads: Optional[int] = None,
     report: bool = False,
     algo: str = "auto",
+    per_node: bool = False,
     **params: Any,
 ) -> Any:
-    """The number of triangles of the undirected simple view (an int).
+    """The number of triangles of the undirected simple view (an int); with
+    ``per_node=True``, each node's triangles instead (int64 per node, the counts of
+    ``networkx.triangles``; they sum to three times the total).
 
     ``algo``: ``"loop"`` (chunks of nodes on the frontier executor; edges oriented by id
     where degrees are even, else by degree with the heaviest nodes first), ``"priority"``
     (one task per node on ``scheduler``, heaviest first), or ``"auto"``: the loop, unless a
-    scheduler or its parameters are given.
+    scheduler or its parameters are given. Counting per node always orients by degree.
 
     >>> import ordo
-    >>> ordo.tc(ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
+    >>> G = ordo.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3])
+    >>> ordo.tc(G)
     1
+    >>> ordo.tc(G, per_node=True).tolist()
+    [1, 1, 1, 0]
     """
-    return _run("tc", G, {}, algo, scheduler, threads, params, report)
+    values = {"per-node": True} if per_node else {}
+    return _run("tc", G, values, algo, scheduler, threads, params, report)
 
 
 def mst(

@@ -112,6 +112,34 @@ def test_components_cores_transitivity_equal_networkx(seed, labels):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("labels", [True, False])
+def test_triangles_and_clustering_equal_networkx(seed, labels):
+    G = random_graph(seed, p=0.15, labels=labels)
+    G.add_edge(*list(G)[:2])
+    G.add_edge(list(G)[0], list(G)[0])  # a self-loop, which networkx ignores
+    ours, theirs = nx.triangles(G, backend="ordo"), nx.triangles(G)
+    assert ours == theirs and list(ours) == list(theirs)
+    # Exactly networkx's floats (the same division), and its order of summing.
+    ours, theirs = nx.clustering(G, backend="ordo"), nx.clustering(G)
+    assert ours == theirs and list(ours) == list(theirs)
+    assert [type(v) for v in ours.values()] == [type(v) for v in theirs.values()]
+    for kwargs in [{}, {"count_zeros": False}, {"nodes": list(G)[::3]}]:
+        assert nx.average_clustering(G, backend="ordo", **kwargs) == nx.average_clustering(
+            G, **kwargs
+        )
+    v = list(G)[1]
+    assert nx.triangles(G, v, backend="ordo") == nx.triangles(G, v)
+    assert nx.clustering(G, v, backend="ordo") == nx.clustering(G, v)
+    some = [list(G)[5], "absent", list(G)[2]]
+    assert nx.triangles(G, some, backend="ordo") == nx.triangles(G, some)
+    assert list(nx.clustering(G, some, backend="ordo")) == list(nx.clustering(G, some))
+    nx.set_edge_attributes(G, 3, "w")  # every edge the same weight: the plain coefficient
+    assert nx.clustering(G, weight="w", backend="ordo") == pytest.approx(
+        nx.clustering(G, weight="w"), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("directed", [False, True])
 def test_betweenness_equal_networkx(seed, directed):
     G = random_graph(seed, directed)
@@ -183,6 +211,7 @@ def test_empty_and_single_node_graphs():
     assert list(nx.connected_components(E, backend="ordo")) == []
     assert nx.transitivity(E, backend="ordo") == 0
     assert nx.core_number(E, backend="ordo") == {}
+    assert nx.triangles(E, backend="ordo") == {} == nx.clustering(E, backend="ordo")
     one = nx.Graph()
     one.add_node("a")
     assert nx.pagerank(one, backend="ordo") == {"a": 1.0}
@@ -245,8 +274,11 @@ def test_convert_once_then_dispatch_on_the_backend_graph():
         ("single_source_dijkstra_path_length", (nx.path_graph(2), 0),
          {"weight": lambda u, v, d: 1}, "weight function"),
         ("shortest_path_length", (nx.path_graph(2),), {}, "single-source"),
-        ("triangles", (nx.path_graph(3),), {}, "per node"),
-        ("average_clustering", (nx.path_graph(3),), {}, "per node"),
+        ("triangles", (nx.DiGraph([(0, 1)]),), {}, "directed"),
+        ("triangles", (nx.MultiGraph([(0, 1)]),), {}, "multigraph"),
+        ("clustering", (nx.Graph([(0, 1, {"w": 2}), (1, 2)]),), {"weight": "w"},
+         "weighted clustering"),
+        ("average_clustering", (nx.DiGraph([(0, 1)]),), {}, "directed"),
         ("betweenness_centrality", (nx.Graph([(0, 1, {"w": 2}), (1, 2)]),), {"weight": "w"},
          "weighted"),
         ("minimum_spanning_edges", (nx.path_graph(3),), {"algorithm": "prim"}, "Kruskal"),

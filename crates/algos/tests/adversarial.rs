@@ -93,6 +93,7 @@ fn other_apps(what: &str, g: &Graph, scheds: &[(SchedulerConfig, usize)]) {
         tc::serial_tc(&u),
         mst::kruskal(&u),
     );
+    let per_node = tc::serial_per_node(&u);
     for (s, threads) in scheds {
         let cfg = ExecConfig::new(*threads);
         let label = s.label();
@@ -104,10 +105,11 @@ fn other_apps(what: &str, g: &Graph, scheds: &[(SchedulerConfig, usize)]) {
             named::kcore(s, &cfg, &u).unwrap().core == cores,
             "{what}: kcore on {label}"
         );
-        assert_eq!(
-            named::tc(s, &cfg, &u).unwrap().triangles,
-            triangles,
-            "{what}: tc on {label}"
+        let counted = named::tc(s, &cfg, &u, tc::Counting::PerNode).unwrap();
+        assert_eq!(counted.triangles, triangles, "{what}: tc on {label}");
+        assert!(
+            counted.per_node.as_ref() == Some(&per_node),
+            "{what}: tc per node on {label}"
         );
         assert!(
             named::mst(s, &cfg, &u).unwrap().edges == forest,
@@ -164,7 +166,9 @@ fn star_with_a_million_leaves() {
         let core = named::kcore(&s, &cfg, &u).unwrap().core;
         assert!(core.iter().all(|&c| c == 1), "star kcore on {label}");
         assert_eq!(
-            named::tc(&s, &cfg, &u).unwrap().triangles,
+            named::tc(&s, &cfg, &u, tc::Counting::Total)
+                .unwrap()
+                .triangles,
             0,
             "star tc on {label}"
         );

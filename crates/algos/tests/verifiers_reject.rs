@@ -363,18 +363,43 @@ fn tc_rejects_a_count_off_by_one() {
     for algo in ["auto", "priority"] {
         let p = plan::<Tc>(weighted(6, &edges), &[], algo);
         let (expected, mut out) = run(&p);
-        assert_eq!(expected, 5, "{algo}");
+        assert_eq!(expected.triangles, 5, "{algo}");
         for wrong in [4, 6, 0] {
             out.triangles = wrong;
             rejects(&p, &expected, &out, &format!("{algo}: {wrong} triangles"));
         }
         let p = plan::<Tc>(social.clone(), &[], algo);
         let (expected, mut out) = run(&p);
-        assert!(expected > 100, "{algo}: {expected} triangles");
-        for wrong in [expected + 1, expected - 1, 3 * expected, expected / 3] {
+        let total = expected.triangles;
+        assert!(total > 100, "{algo}: {total} triangles");
+        for wrong in [total + 1, total - 1, 3 * total, total / 3] {
             out.triangles = wrong;
             rejects(&p, &expected, &out, &format!("{algo}: {wrong} triangles"));
         }
+        // Each node's count: node 3 is in three of the clique's triangles and the other one.
+        let per_node = [("per-node", Value::Flag(true))];
+        let p = plan::<Tc>(weighted(6, &edges), &per_node, algo);
+        let (expected, _) = run(&p);
+        assert_eq!(expected.per_node.as_deref(), Some(&[3, 3, 3, 4, 1, 1][..]));
+        for (node, delta) in [(3, 1), (4, -1), (0, 1)] {
+            let (_, mut wrong) = run(&p);
+            let counts = wrong.per_node.as_mut().unwrap();
+            counts[node] = counts[node].wrapping_add_signed(delta);
+            rejects(
+                &p,
+                &expected,
+                &wrong,
+                &format!("{algo}: node {node} off by {delta}"),
+            );
+        }
+        let (_, mut missing) = run(&p);
+        missing.per_node = None;
+        rejects(
+            &p,
+            &expected,
+            &missing,
+            &format!("{algo}: no per-node counts"),
+        );
     }
 }
 

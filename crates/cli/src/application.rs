@@ -8,7 +8,7 @@ use crate::load::load_noted;
 use crate::output::{finish_runs, sched_json, Header, Verification};
 use crate::run::{app_error, run_request, write_values, Runs};
 use clap::ArgMatches;
-use ordo_algos::app::{App, AppVisitor, Oracle, OwnedSource, Plan};
+use ordo_algos::app::{App, AppVisitor, Oracle, OwnedSource, Plan, Value};
 use serde_json::json;
 
 /// Runs the application `name` with its subcommand's `matches`; `None` when no application
@@ -31,6 +31,15 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
     if let (Some(_), Some(why)) = (&a.run.out, spec.no_per_node) {
         return Err(CliError::usage(why));
     }
+    // `--out` turns on the per-node answer of an application that counts it only when asked.
+    let mut values = a.values.clone();
+    if a.run.out.is_some() {
+        for p in spec.params.iter().filter(|p| p.per_node) {
+            values
+                .set(p.name, Value::Flag(true))
+                .expect("a per-node parameter is a flag");
+        }
+    }
     let mut req = run_request(&a.run)?;
     req.algo = a.algo.clone();
     req.asks_scheduler = a.scheduler_request(spec);
@@ -42,7 +51,7 @@ fn run_app<A: App>(a: &AppArgs) -> CliResult {
     // the application has its view.
     let mut source = OwnedSource::new(li.graph, li.weights, a.input.flags.symmetrize);
     let mut notes = Vec::new();
-    let plan = Plan::<A>::new(&mut source, &a.values, &req, &mut notes);
+    let plan = Plan::<A>::new(&mut source, &values, &req, &mut notes);
     drop(source);
     for n in &notes {
         note(n);

@@ -319,7 +319,6 @@ fn exit_codes_and_one_line_errors() {
             "out of range",
         ),
         (&["astar", &g, "--coords", &co], 2, "--target"),
-        (&["tc", &g, "--out", "/tmp/x"], 2, "no per-node output"),
         (
             &["astar", &g, "--target", "5", "--out", "/tmp/x"],
             2,
@@ -567,7 +566,7 @@ fn shuffled_runs_give_the_files_answers() {
             let out = tmp(&format!("shuffle-{app}-{}.txt", shuffle.is_some()));
             let mut a = vec![app, g.as_str(), "--json", "-t", "2"];
             a.extend(extra.iter().copied());
-            if !matches!(app, "astar" | "mst" | "tc") {
+            if !matches!(app, "astar" | "mst") {
                 a.extend(["--out", &out]);
             }
             if let Some(seed) = shuffle {
@@ -588,7 +587,7 @@ fn shuffled_runs_give_the_files_answers() {
         for key in &headline {
             assert_eq!(plain[key], shuffled[key], "{app} {extra:?}: {key}");
         }
-        if !matches!(app, "astar" | "mst" | "tc") {
+        if !matches!(app, "astar" | "mst") {
             let (a, b) = (values(plain_out), values(shuffled_out));
             assert_eq!(a.len(), b.len(), "{app}");
             for ((ia, va), (ib, vb)) in a.iter().zip(&b) {

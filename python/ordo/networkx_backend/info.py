@@ -30,11 +30,17 @@ FUNCTIONS: Dict[str, str] = {
     "weakly_connected_components": "ordo.cc on the undirected view.",
     "core_number": "ordo.kcore. Declines directed graphs with a pair of opposite arcs.",
     "triangles": (
-        "Always declined: ordo counts the graph's triangles, not each node's."
+        "ordo.tc(per_node=True), counted once per graph. Declines directed graphs and "
+        "multigraphs."
     ),
     "transitivity": "ordo.tc. Declines directed graphs and multigraphs.",
+    "clustering": (
+        "Each node's triangles from ordo.tc(per_node=True) over its degree. Declines "
+        "directed graphs, multigraphs and weights that differ between edges."
+    ),
     "average_clustering": (
-        "Always declined: clustering needs each node's triangles, which ordo does not count."
+        "Each node's triangles from ordo.tc(per_node=True) over its degree. Declines "
+        "directed graphs, multigraphs and weights that differ between edges."
     ),
     "betweenness_centrality": (
         "ordo.bc, exact or from k sources drawn as networkx draws them, scaled as networkx "

@@ -40,9 +40,10 @@ IMPLEMENTATIONS: Dict[str, Tuple[Callable[..., Any], Checker]] = {
         components.can_run_always,
     ),
     "core_number": (cores.core_number, cores.can_core_number),
-    "triangles": (cluster.triangles, cluster.can_per_node_triangles),
+    "triangles": (cluster.triangles, cluster.can_triangles),
     "transitivity": (cluster.transitivity, cluster.can_transitivity),
-    "average_clustering": (cluster.average_clustering, cluster.can_per_node_triangles),
+    "clustering": (cluster.clustering, cluster.can_clustering),
+    "average_clustering": (cluster.average_clustering, cluster.can_clustering),
     "betweenness_centrality": (
         centrality.betweenness_centrality,
         centrality.can_betweenness_centrality,

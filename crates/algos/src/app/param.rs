@@ -39,6 +39,8 @@ pub struct Param {
     pub conflicts_with: Option<&'static str>,
     /// Giving it asks for the priority-scheduled method (e.g. pagerank's `--priority`).
     pub asks_scheduler: bool,
+    /// A flag that turns on the per-node answer (tc's `--per-node`); `--out` sets it.
+    pub per_node: bool,
 }
 
 impl Param {
@@ -52,6 +54,7 @@ impl Param {
             value_name: None,
             conflicts_with: None,
             asks_scheduler: false,
+            per_node: false,
         }
     }
 
@@ -118,6 +121,13 @@ impl Param {
     pub const fn asks_scheduler(self) -> Param {
         Param {
             asks_scheduler: true,
+            ..self
+        }
+    }
+
+    pub const fn per_node(self) -> Param {
+        Param {
+            per_node: true,
             ..self
         }
     }

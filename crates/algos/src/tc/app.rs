@@ -1,9 +1,10 @@
 //! `tc` in the application registry.
 
 use crate::app::{
-    by_name, Answer, App, AppError, AppSpec, Prepared, RunContext, Source, Undirected, Values,
+    by_name, same, Answer, App, AppError, AppSpec, Param, PerNode, Prepared, RunContext, Source,
+    Undirected, Values,
 };
-use crate::tc::{self, TcOutput, TcTask};
+use crate::tc::{self, Counting, TcOutput, TcTask};
 use crate::variants::{Method, Variant, Variants, PRIORITY};
 use crate::VerifyError;
 use ordo_exec::ExecConfig;
@@ -13,8 +14,8 @@ use serde_json::json;
 
 by_name!(
     /// [`tc::run`] on an undirected simple graph, on a scheduler chosen by name.
-    <TcTask> -> TcOutput { g: &'a Graph }
-    |me, s, cfg| tc::run(me.g, s, cfg));
+    <TcTask> -> TcOutput { g: &'a Graph, counting: Counting }
+    |me, s, cfg| tc::run_counting(me.g, s, cfg, me.counting));
 
 /// Counting has no order dependence: the scheduled version only orders the work (heaviest
 /// nodes first); the loop hands out chunks of nodes without a scheduler.
@@ -35,33 +36,62 @@ pub const VARIANTS: Variants = Variants {
 
 pub struct Tc;
 
-type P = Prepared<Undirected>;
+/// The undirected view's preparation, and whether each node's triangles are asked for.
+pub struct TcSetup {
+    pub prep_s: f64,
+    pub counting: Counting,
+}
+
+/// The serial oracle's answer: the total, and each node's count where asked for.
+pub struct TcExpected {
+    pub triangles: u64,
+    pub per_node: Option<Vec<u64>>,
+}
+
+type P = Prepared<TcSetup>;
 
 impl App for Tc {
-    type Setup = Undirected;
+    type Setup = TcSetup;
     type Output = TcOutput;
-    type Expected = u64;
+    type Expected = TcExpected;
 
     const SPEC: AppSpec = AppSpec {
         name: "tc",
         about: "Triangle count of the undirected view (verified against a serial count)",
         after_help: None,
-        examples: &["ordo tc facebook_combined.txt.gz --scheduler fifo"],
-        params: &[],
+        examples: &[
+            "ordo tc facebook_combined.txt.gz --scheduler fifo",
+            "ordo tc facebook_combined.txt.gz --out triangles.txt   # each node's triangles",
+        ],
+        params: &[Param::flag(
+            "per-node",
+            "Count each node's triangles too (networkx's triangles); set by --out, which \
+             writes them",
+        )
+        .per_node()],
         variants: &VARIANTS,
         headline: &["algo", "triangles"],
-        no_per_node: Some("tc counts triangles in total and has no per-node output for --out"),
+        no_per_node: None,
         no_scheduler: None,
         simulated: true,
     };
 
     fn prepare(
         source: &mut dyn Source,
-        _values: &Values,
+        values: &Values,
         _method: &Variant,
         notes: &mut Vec<String>,
     ) -> Result<P, AppError> {
-        Undirected::of(source, false, notes)
+        let view = Undirected::of(source, false, notes)?;
+        let counting = match values.flag("per-node") {
+            true => Counting::PerNode,
+            false => Counting::Total,
+        };
+        let setup = TcSetup {
+            prep_s: view.setup.prep_s,
+            counting,
+        };
+        Ok(Prepared::new(view.graph, setup))
     }
 
     fn run(
@@ -70,35 +100,58 @@ impl App for Tc {
         sched: Option<&SchedulerConfig>,
         exec: &ExecConfig,
     ) -> Result<TcOutput, AppError> {
+        let counting = p.setup.counting;
         match sched {
-            Some(s) => Ok(by_name(s, exec, &p.graph)?),
-            None => Ok(tc::run_loop(&p.graph, exec)?),
+            Some(s) => Ok(by_name(s, exec, &p.graph, counting)?),
+            None => Ok(tc::run_loop_counting(&p.graph, exec, counting)?),
         }
     }
 
-    /// The serial count, its nodes shared by the machine's cores ([`tc::serial_tc_split`]).
-    fn oracle(p: &P) -> u64 {
-        tc::serial_tc_split(&p.graph, ordo_graph::prep_threads())
-    }
-
-    fn verify(_p: &P, expected: &u64, out: &TcOutput) -> Result<(), VerifyError> {
-        if out.triangles == *expected {
-            return Ok(());
+    /// The serial count, its nodes shared by the machine's cores ([`tc::serial_tc_split`]);
+    /// each node's count serially ([`tc::serial_per_node`]) where asked for.
+    fn oracle(p: &P) -> TcExpected {
+        TcExpected {
+            triangles: tc::serial_tc_split(&p.graph, ordo_graph::prep_threads()),
+            per_node: match p.setup.counting {
+                Counting::PerNode => Some(tc::serial_per_node(&p.graph)),
+                Counting::Total => None,
+            },
         }
-        Err(VerifyError::Answer(format!(
-            "{} triangles, the serial oracle counts {expected}",
-            out.triangles
-        )))
     }
 
+    fn verify(p: &P, expected: &TcExpected, out: &TcOutput) -> Result<(), VerifyError> {
+        if out.triangles != expected.triangles {
+            return Err(VerifyError::Answer(format!(
+                "{} triangles, the serial oracle counts {}",
+                out.triangles, expected.triangles
+            )));
+        }
+        match (&out.per_node, &expected.per_node) {
+            (Some(got), Some(want)) => same(&p.graph, got, want),
+            (None, None) => Ok(()),
+            _ => Err(VerifyError::Answer(
+                "per-node counts asked for but not given, or the reverse".into(),
+            )),
+        }
+    }
+
+    fn per_node<'a>(_p: &'a P, out: &'a TcOutput) -> Option<PerNode<'a>> {
+        let counts = out.per_node.as_ref()?;
+        Some(Box::new(|v| counts[v as usize].to_string()))
+    }
+
+    /// The total, or each node's count when asked for.
     fn answer(_p: &P, out: TcOutput) -> Answer {
-        Answer::Int(out.triangles)
+        match out.per_node {
+            Some(counts) => Answer::Ints(counts.into_iter().map(|c| c as i64).collect()),
+            None => Answer::Int(out.triangles),
+        }
     }
 
     fn summary(
         p: &P,
         out: &TcOutput,
-        _expected: Option<&u64>,
+        _expected: Option<&TcExpected>,
         ctx: &RunContext<'_>,
     ) -> serde_json::Value {
         json!({
@@ -107,6 +160,7 @@ impl App for Tc {
             "prep_s": p.setup.prep_s,
             "triangles": out.triangles,
             "intersections": out.intersections,
+            "per_node": p.setup.counting == Counting::PerNode,
         })
     }
 }

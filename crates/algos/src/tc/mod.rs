@@ -20,6 +20,9 @@
 //! Input: an undirected simple graph (see [`ordo_graph::undirected_simple`]).
 
 pub mod app;
+pub mod per_node;
+
+pub use per_node::{serial_per_node, Counting, Tally};
 
 use ordo_exec::{for_each, run_team, ExecConfig, ExecError, RunReport, Stopped, Team, ThreadStats};
 use ordo_graph::Graph;
@@ -43,6 +46,8 @@ pub struct TcOutput {
     pub triangles: u64,
     /// Sorted-list intersections done (one per oriented edge).
     pub intersections: u64,
+    /// Each node's triangles, where [`Counting::PerNode`] asked for them.
+    pub per_node: Option<Vec<u64>>,
     pub report: RunReport,
 }
 
@@ -113,6 +118,11 @@ pub fn with_marked<R>(words: usize, list: &[u32], f: impl FnOnce(&Marked<'_>) ->
 pub struct Marked<'a>(&'a [u64]);
 
 impl Marked<'_> {
+    #[inline]
+    pub fn has(&self, w: u32) -> bool {
+        (self.0[w as usize / 64] >> (w % 64)) & 1 != 0
+    }
+
     /// How many of `other`'s ids are marked: one bit test each, no branch on the data.
     #[inline]
     pub fn count_in(&self, other: &[u32]) -> u64 {
@@ -140,6 +150,19 @@ pub fn intersect(a: &[u32], b: &[u32]) -> u64 {
     n
 }
 
+/// Calls `found` with each id common to two sorted lists of distinct ids.
+pub fn intersect_each(a: &[u32], b: &[u32], mut found: impl FnMut(u32)) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        if x == y {
+            found(x);
+        }
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+}
+
 /// Parallel triangle count of the undirected simple graph `g`.
 ///
 /// ```
@@ -158,6 +181,16 @@ pub fn run<S: Scheduler<TcTask>>(
     sched: &S,
     cfg: &ExecConfig,
 ) -> Result<TcOutput, ExecError> {
+    run_counting(g, sched, cfg, Counting::Total)
+}
+
+/// [`run`], with each node's triangles too where `counting` asks for them.
+pub fn run_counting<S: Scheduler<TcTask>>(
+    g: &Graph,
+    sched: &S,
+    cfg: &ExecConfig,
+    counting: Counting,
+) -> Result<TcOutput, ExecError> {
     let start = std::time::Instant::now();
     let dag = Oriented::new(g);
     let n = g.num_nodes() as u32;
@@ -169,8 +202,13 @@ pub fn run<S: Scheduler<TcTask>>(
         )
     });
     let words = g.num_nodes().div_ceil(64);
+    let tally = (counting == Counting::PerNode).then(|| Tally::new(g.num_nodes()));
     let mut report = for_each(sched, initial, cfg, |task, ctx| {
-        ctx.count(TRIANGLES, dag.count(words, task.node));
+        let found = match &tally {
+            None => dag.count(words, task.node),
+            Some(tally) => dag.count_tallied(words, task.node, tally),
+        };
+        ctx.count(TRIANGLES, found);
         ctx.count(INTERSECTIONS, dag.out(task.node).len() as u64);
     })?;
     // The orientation is part of the count (GAPBS's time includes its relabelling too).
@@ -178,6 +216,7 @@ pub fn run<S: Scheduler<TcTask>>(
     Ok(TcOutput {
         triangles: report.total.app[TRIANGLES],
         intersections: report.total.app[INTERSECTIONS],
+        per_node: tally.map(Tally::into_counts),
         report,
     })
 }
@@ -255,10 +294,21 @@ fn count_by_id(g: &Graph, u: u32) -> (u64, u64) {
 /// assert_eq!(out.triangles, ordo_algos::tc::serial_tc(&g));
 /// ```
 pub fn run_loop(g: &Graph, cfg: &ExecConfig) -> Result<TcOutput, ExecError> {
+    run_loop_counting(g, cfg, Counting::Total)
+}
+
+/// [`run_loop`], with each node's triangles too where `counting` asks for them (always
+/// oriented by degree then: the tallies are added to from the oriented lists).
+pub fn run_loop_counting(
+    g: &Graph,
+    cfg: &ExecConfig,
+    counting: Counting,
+) -> Result<TcOutput, ExecError> {
     let start = std::time::Instant::now();
     let n = g.num_nodes();
     let words = n.div_ceil(64);
-    let (stats, _) = if orient_by_id(g) {
+    let tally = (counting == Counting::PerNode).then(|| Tally::new(n));
+    let (stats, _) = if tally.is_none() && orient_by_id(g) {
         run_team(cfg, |team| {
             let mut stats = ThreadStats::default();
             team.for_chunks(n, CHUNK, |nodes| {
@@ -275,12 +325,15 @@ pub fn run_loop(g: &Graph, cfg: &ExecConfig) -> Result<TcOutput, ExecError> {
     } else {
         let dag = Oriented::new(g);
         let order = heaviest_first(&dag);
-        run_team(cfg, |team| count_oriented(team, &dag, &order, words))?
+        run_team(cfg, |team| {
+            count_oriented(team, &dag, &order, words, tally.as_ref())
+        })?
     };
     let report = RunReport::from_threads(start.elapsed(), stats);
     Ok(TcOutput {
         triangles: report.total.app[TRIANGLES],
         intersections: report.total.app[INTERSECTIONS],
+        per_node: tally.map(Tally::into_counts),
         report,
     })
 }
@@ -314,19 +367,23 @@ fn heaviest_first(dag: &Oriented) -> Vec<u32> {
 
 /// One worker's part of [`run_loop`] on a degree-oriented `dag`: the triangles found from
 /// the nodes of `order`, each from its node `u` as a pair `v`, `w` of `u`'s out-neighbours
-/// with `w` among `v`'s.
+/// with `w` among `v`'s, added to `tally` where there is one.
 fn count_oriented(
     team: &Team,
     dag: &Oriented,
     order: &[u32],
     words: usize,
+    tally: Option<&Tally>,
 ) -> Result<ThreadStats, Stopped> {
     let mut stats = ThreadStats::default();
     team.for_chunks(order.len(), CHUNK, |range| {
         // `order` holds only nodes of two out-neighbours or more.
         for &u in &order[range] {
             stats.tasks += 1;
-            stats.app[TRIANGLES] += dag.count(words, u);
+            stats.app[TRIANGLES] += match tally {
+                None => dag.count(words, u),
+                Some(tally) => dag.count_tallied(words, u, tally),
+            };
             stats.app[INTERSECTIONS] += dag.out(u).len() as u64;
         }
         0

@@ -41,6 +41,7 @@ pub fn triangles(
         let answer = TcOutput {
             triangles: total,
             intersections,
+            per_node: None,
             report: ran.report.clone(),
         };
         record_check(out, check::<TcApp>(full, &[], &answer), t);
