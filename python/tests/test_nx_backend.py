@@ -10,6 +10,9 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
+import numpy as np  # noqa: E402
+
+from ordo import _ordo  # noqa: E402
 from ordo import networkx_backend as backend  # noqa: E402
 from ordo.networkx_backend import graph as backend_graph_module  # noqa: E402
 
@@ -254,6 +257,27 @@ def test_convert_once_then_dispatch_on_the_backend_graph():
     assert H.__networkx_backend__ == "ordo"
     assert approx_dict(nx.pagerank(H, weight=None), nx.pagerank(G, weight=None, backend="ordo"), 0)
     assert backend.convert_to_nx(H) is G
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[1, 2], [True, 3], [1.5, 2.0], [1, 2.5], [2**70, 1], ["a", 1], [np.int64(3), 4],
+     [np.float64(1.0), 2.0], [None, 1], []],
+)
+def test_native_edge_values_classify_as_numpy_does(values):
+    # A path whose edges carry `values`; the native reader and the multigraph path's numpy
+    # inference must agree on the kind, the values and the other types.
+    G = nx.path_graph(len(values) + 1)
+    for i, w in enumerate(values):
+        G[i][i + 1]["w"] = w
+    neighbors = [G._adj[v] for v in G]
+    raw = [d.get("w", 1) for nb in neighbors for d in nb.values()]
+    kind, got, others = _ordo.edge_values(neighbors, "w", 1)
+    want_kind, want, want_others = backend_graph_module._classified(raw)
+    assert (kind, others) == (want_kind, want_others)
+    assert (got is None) == (want is None)
+    if got is not None:
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@
 //! Every run releases the GIL and can be interrupted with Ctrl-C (`running.rs`); every error
 //! becomes a Python exception (`errors.rs`).
 
+mod adjacency;
 mod apps;
 mod errors;
 mod graph;
@@ -28,6 +29,9 @@ fn _ordo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apps::run, m)?)?;
     m.add_function(wrap_pyfunction!(apps::applications, m)?)?;
     m.add_function(wrap_pyfunction!(apps::schedulers, m)?)?;
+    m.add_function(wrap_pyfunction!(adjacency::is_positional, m)?)?;
+    m.add_function(wrap_pyfunction!(adjacency::adjacency_arrays, m)?)?;
+    m.add_function(wrap_pyfunction!(adjacency::edge_values, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -18,10 +18,11 @@ import operator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Callable, Dict, Hashable, Iterator, List, Optional, Set, Tuple, TypeVar
+from typing import Any, Callable, Dict, Hashable, Iterator, List, Optional, Tuple, TypeVar
 
 import numpy as np
 
+from .. import _ordo
 from .._graph import Graph
 
 T = TypeVar("T")
@@ -59,30 +60,37 @@ class Weights:
         return self.values.size == 0 or (self.uniform is not None and self.uniform > 0)
 
 
-def _profile(raw: List[Any]) -> Weights:
-    if not raw:
-        return Weights(np.zeros(0, dtype=np.int64), "int", None, None, False)
+def _classified(raw: List[Any]) -> Tuple[str, Optional[np.ndarray], List[str]]:
+    """``raw`` as :func:`ordo._ordo.edge_values` classifies an attribute's values."""
     # numpy's own inference is the fast path: Python ints (and bools) give an integer
     # array, floats a float one; only a float array needs the types to tell a mix.
     # (numpy's integer scalars pass as ints: the results hold Python ints.)
+    if not raw:
+        return "int", np.zeros(0, dtype=np.int64), []
     try:
         values = np.array(raw)
     except (OverflowError, ValueError):
         values = np.zeros(0, dtype=object)
     if values.ndim != 1:
         values = np.zeros(0, dtype=object)
+    kinds = set(map(type, raw)) if values.dtype.kind not in "iub" else set()
     if values.dtype.kind in "iub":
-        values, kind = values.astype(np.int64, copy=False), "int"
-    elif values.dtype.kind == "f":
-        kinds = set(map(type, raw))
-        if not kinds <= {int, bool, float}:
-            return _other(kinds)
-        kind = "float" if kinds == {float} else "mixed"
-    else:
-        kinds = set(map(type, raw))
-        if kinds <= {int, bool}:
-            return Weights(np.zeros(0), "other", "weights beyond 64 bits", None, False)
-        return _other(kinds)
+        return "int", values.astype(np.int64, copy=False), []
+    if values.dtype.kind == "f" and kinds <= {int, bool, float}:
+        return ("float" if kinds == {float} else "mixed"), values, []
+    if kinds <= {int, bool}:
+        return "big", None, []
+    return "other", None, sorted(k.__name__ for k in kinds - {int, bool, float})
+
+
+def _profile(kind: str, values: Optional[np.ndarray], others: List[str]) -> Weights:
+    if kind == "other":
+        return Weights(np.zeros(0), "other", f"weights of type {', '.join(others)}", None, False)
+    if kind == "big":
+        return Weights(np.zeros(0), "other", "weights beyond 64 bits", None, False)
+    assert values is not None
+    if values.size == 0:
+        return Weights(np.zeros(0, dtype=np.int64), "int", None, None, False)
     lo, hi = values.min(), values.max()
     has_nan = kind != "int" and bool(np.isnan(values).any())
     uniform = float(lo) if lo == hi else None
@@ -98,11 +106,6 @@ def _profile(raw: List[Any]) -> Weights:
     elif kind == "float" and not bool((values == np.round(values)).all()):
         problem = "weights that are not integers (ordo's weights are unsigned 32-bit integers)"
     return Weights(values, kind, problem, uniform, has_nan)
-
-
-def _other(kinds: Set[type]) -> Weights:
-    names = ", ".join(sorted(k.__name__ for k in kinds))
-    return Weights(np.zeros(0), "other", f"weights of type {names}", None, False)
 
 
 class BackendGraph:
@@ -183,15 +186,9 @@ class BackendGraph:
         """``(src, dst)``: one arc per adjacency entry (a multigraph's parallel edges are
         one arc), grouped by source in node order, int64."""
         if self._arcs is None:
-            neighbors = self._neighbors()
-            n = len(neighbors)
-            degrees = np.fromiter(map(len, neighbors), dtype=np.int64, count=n)
-            m = int(degrees.sum())
-            targets: Iterator[Any] = chain.from_iterable(neighbors)
-            if not self._positional():
-                targets = map(self.index.__getitem__, targets)
-            dst = np.fromiter(targets, dtype=np.int64, count=m)
-            src = np.repeat(np.arange(n, dtype=np.int64), degrees)
+            index = None if self._positional() else self.index
+            degrees, dst = _ordo.adjacency_arrays(self._neighbors(), index)
+            src = np.repeat(np.arange(len(degrees), dtype=np.int64), degrees)
             self._arcs = (src, dst)
         return self._arcs
 
@@ -212,10 +209,7 @@ class BackendGraph:
         """Whether every node is its own position (labels 0..n-1 in order, as ints), so
         arcs need no lookup of labels."""
         if self._is_positional is None:
-            n = len(self.nodes)
-            self._is_positional = set(map(type, self.nodes)) <= {int} and self.nodes == list(
-                range(n)
-            )
+            self._is_positional = _ordo.is_positional(self.nodes)
         return self._is_positional
 
     def node_array(self) -> np.ndarray:
@@ -238,16 +232,13 @@ class BackendGraph:
         shortest paths take it."""
         key = (attr, default)
         if key not in self._weights:
-            datas = self._datas()
-            get = operator.methodcaller("get", attr, default)
             if self._multigraph:
-                raw = [min(map(get, keyed.values())) for keyed in datas]
+                get = operator.methodcaller("get", attr, default)
+                raw = [min(map(get, keyed.values())) for keyed in self._datas()]
+                classified = _classified(raw)
             else:
-                try:  # itemgetter is twice as fast, where every edge has the attribute
-                    raw = list(map(operator.itemgetter(attr), datas))
-                except KeyError:
-                    raw = list(map(get, self._datas()))
-            self._weights[key] = _profile(raw)
+                classified = _ordo.edge_values(self._neighbors(), attr, default)
+            self._weights[key] = _profile(*classified)
         return self._weights[key]
 
     def ordo_graph(self, attr: Optional[str] = None, default: Any = 1) -> Graph:
