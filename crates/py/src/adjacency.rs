@@ -7,6 +7,8 @@ use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList};
 
+type Int64s<'py> = Bound<'py, PyArray1<i64>>;
+
 /// Whether `nodes` is `[0, 1, ..., n - 1]`, every label a plain `int` (not a subclass such as
 /// `bool`), so that a label is its own position.
 #[pyfunction]
@@ -28,7 +30,7 @@ pub fn adjacency_arrays<'py>(
     py: Python<'py>,
     neighbors: &Bound<'py, PyList>,
     index: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+) -> PyResult<(Int64s<'py>, Int64s<'py>)> {
     let mut degrees = Vec::with_capacity(neighbors.len());
     let mut targets = Vec::new();
     let position = |key: Bound<'py, PyAny>| -> PyResult<i64> {
