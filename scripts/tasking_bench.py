@@ -35,7 +35,7 @@ GMT_BLOCK = 1024
 def configs(ranks):
     """(label, extra arguments) of every configuration at `ranks` ranks."""
     out = [("dynamic", [])]
-    for limit in ["1M", "16M"]:
+    for limit in ["1M", "256M"]:
         out.append((f"dynamic limit {limit}", ["--buffer-limit", limit]))
     smallest = GMT_BLOCK * (ranks - 1)
     for pool in sorted({smallest, 4 * smallest, 32 * smallest, GMT_POOL}):

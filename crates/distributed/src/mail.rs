@@ -59,12 +59,21 @@ pub struct MailConfig {
     pub tasking: Tasking,
 }
 
+impl MailConfig {
+    /// The bound on buffered bytes when none is given: 16 MiB, or four buffers of credit per
+    /// destination where that is more. A larger bound lets records wait undrained at a rank
+    /// that cannot keep up (measured in `docs/distributed.md`).
+    pub fn default_buffer_limit(aggregate: u64, ranks: usize) -> u64 {
+        (16 << 20).max(16 * aggregate * ranks as u64)
+    }
+}
+
 impl Default for MailConfig {
     fn default() -> Self {
         MailConfig {
             aggregate: 16 << 10,
             flush_age: Duration::from_micros(200),
-            buffer_limit: 256 << 20,
+            buffer_limit: 16 << 20,
             combine: true,
             tasking: Tasking::Dynamic,
         }

@@ -81,9 +81,10 @@ pub struct Args {
     /// (keeping the best distance or label, summing PageRank shares)
     #[arg(long)]
     pub no_combine: bool,
-    /// Bound on each rank's buffered message bytes (e.g. 64M, 1G)
-    #[arg(long, default_value = "256M", value_parser = parse_bytes)]
-    pub buffer_limit: u64,
+    /// Bound on each rank's buffered message bytes (e.g. 64M, 1G) [default: 16M, or 16 x
+    /// --aggregate x ranks where that is more: four buffers of credit per destination]
+    #[arg(long, value_parser = parse_bytes)]
+    pub buffer_limit: Option<u64>,
     /// How --algo tasks spawns a task on another rank: dynamic (sent at once, buffered at the
     /// receiver under back-pressure; the dynamic-tasking paper's design) or static (GMT's
     /// baseline: a slot reserved at the receiver first, from a fixed pool per rank)

@@ -97,16 +97,19 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
     }
     let method = a.method()?;
     let aggregate = a.aggregate as usize;
-    if a.buffer_limit < 4 * a.aggregate * net.size as u64 {
+    let buffer_limit = a
+        .buffer_limit
+        .unwrap_or_else(|| MailConfig::default_buffer_limit(a.aggregate, net.size));
+    if buffer_limit < 4 * a.aggregate * net.size as u64 {
         return Err(usage(format!(
             "--buffer-limit {} is too small for --aggregate {} on {} ranks (need at least 4 x aggregate x ranks)",
-            a.buffer_limit, a.aggregate, net.size
+            buffer_limit, a.aggregate, net.size
         )));
     }
     let mail = MailConfig {
         aggregate,
         flush_age: Duration::from_micros(a.flush_us),
-        buffer_limit: a.buffer_limit,
+        buffer_limit,
         combine: !a.no_combine,
         tasking: a.tasking(net.size)?,
     };
