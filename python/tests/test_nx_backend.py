@@ -165,12 +165,23 @@ def test_betweenness_equal_networkx(seed, directed):
 def test_spanning_forest_is_networkx_kruskal(seed):
     # Weights 0..3 make many ties: the forest and its order must still be networkx's.
     G = random_graph(seed, p=0.1, max_weight=3)
+    for i, v in enumerate(G):
+        G.nodes[v]["i"] = i
     assert list(nx.minimum_spanning_edges(G, backend="ordo")) == list(
         nx.minimum_spanning_edges(G)
     )
     ours, theirs = nx.minimum_spanning_tree(G, backend="ordo"), nx.minimum_spanning_tree(G)
     assert list(ours.edges(data=True)) == list(theirs.edges(data=True))
-    assert ours.graph == theirs.graph and list(ours.nodes) == list(theirs.nodes)
+    assert ours.graph == theirs.graph and list(ours.nodes(data=True)) == list(
+        theirs.nodes(data=True)
+    )
+    # The same adjacency order, and attribute dicts of its own.
+    assert [(n, list(nbrs.items())) for n, nbrs in ours.adj.items()] == [
+        (n, list(nbrs.items())) for n, nbrs in theirs.adj.items()
+    ]
+    u, v = next(iter(ours.edges))
+    assert ours[u][v] is ours[v][u] and ours[u][v] is not G[u][v]
+    assert ours.nodes[u] is not G.nodes[u]
     H = G.copy()
     for u, v, d in H.edges(data=True):
         d["weight"] = -1.5 * d["weight"]  # floats and negatives rank as well

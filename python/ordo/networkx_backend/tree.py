@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping, Optional, Tuple
 
+import networkx as nx
 import numpy as np
 
 from .. import _algorithms as ordo
@@ -71,9 +72,26 @@ def minimum_spanning_tree(
     with paused_gc():
         T = source.__class__()
         T.graph.update(source.graph)
-        T.add_nodes_from(source.nodes.items())
-        T.add_edges_from(edges)
+        if type(source) is nx.Graph:
+            _fill(T, source, edges)
+        else:  # a subclass may have its own dict factories: networkx's own calls
+            T.add_nodes_from(source.nodes.items())
+            T.add_edges_from(edges)
     return T
+
+
+def _fill(T: Any, source: Any, edges: Iterator[Tuple[Any, Any, Any]]) -> None:
+    """What ``T.add_nodes_from(source.nodes.items())`` and ``T.add_edges_from(edges)`` make
+    of an empty ``nx.Graph``, written into its dicts directly (networkx's calls check every
+    node and edge one at a time, about 3x slower): a copy of each node's and edge's
+    attributes, the nodes in ``source``'s order, each edge under both ends in ``edges``'s
+    order."""
+    node, adj = T._node, T._adj
+    for n, attrs in source._node.items():
+        node[n] = dict(attrs)
+        adj[n] = {}
+    for u, v, attrs in edges:
+        adj[u][v] = adj[v][u] = dict(attrs)
 
 
 def can_spanning(G: Any, a: Mapping[str, Any]) -> Optional[str]:
