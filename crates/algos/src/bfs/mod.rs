@@ -25,7 +25,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub const UNREACHED: u32 = u32::MAX;
 
 const STALE: usize = 0;
-const IMPROVED: usize = 1;
 
 /// "Node `node` was reached at level `level`."
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,15 +50,14 @@ pub struct BfsOutput {
 
 /// Lowers the level of each of `out` (nodes of `levels`) to `next` where that is lower (with
 /// a CAS loop when `SHARED`, the run has several workers) and pushes a task for each it
-/// lowered. Returns how many. Always inlined, so each caller gets its own loop.
+/// lowered. Always inlined, so each caller gets its own loop.
 #[inline(always)]
 fn relax<H: Handle<BfsTask>, const SHARED: bool>(
     out: &[u32],
     next: u32,
     levels: &[AtomicU32],
     ctx: &mut Context<'_, BfsTask, H>,
-) -> u64 {
-    let mut improved = 0;
+) {
     for &t in out {
         // SAFETY: an arc's target, below n (checked when the graph was built).
         let slot = unsafe { levels.get_unchecked(t as usize) };
@@ -73,7 +71,6 @@ fn relax<H: Handle<BfsTask>, const SHARED: bool>(
                 cur = actual;
                 continue;
             }
-            improved += 1;
             let task = BfsTask {
                 node: t,
                 level: next,
@@ -82,7 +79,6 @@ fn relax<H: Handle<BfsTask>, const SHARED: bool>(
             break;
         }
     }
-    improved
 }
 
 /// Parallel BFS from `source`.
@@ -107,7 +103,8 @@ pub fn run<S: Scheduler<BfsTask>>(
     // One worker: no other thread writes a level meanwhile, so a plain store lowers it.
     let concurrent = cfg.concurrent();
     let levels = &level[..];
-    let report = for_each(sched, [(start, 0)], cfg, |task, ctx| {
+    // `move`: the closure holds these slices and flags itself, one load each per task.
+    let report = for_each(sched, [(start, 0)], cfg, move |task, ctx| {
         let v = task.node as usize;
         ctx.task_priority(task.level as u64);
         // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
@@ -123,15 +120,15 @@ pub fn run<S: Scheduler<BfsTask>>(
         }
         let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
         let out = unsafe { targets.get_unchecked(lo as usize..hi as usize) };
-        let improved = match concurrent {
+        match concurrent {
             true => relax::<_, true>(out, task.level + 1, levels, ctx),
             false => relax::<_, false>(out, task.level + 1, levels, ctx),
-        };
-        ctx.count(IMPROVED, improved);
+        }
     })?;
     let stats = BfsStats {
         stale_tasks: report.total.app[STALE],
-        improving_relaxations: report.total.app[IMPROVED],
+        // Every lowered level pushed one task, and the source's task was pushed first.
+        improving_relaxations: report.total.pushes - 1,
         ..BfsStats::default()
     };
     Ok(BfsOutput {
