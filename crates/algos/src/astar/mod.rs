@@ -28,7 +28,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 const STALE: usize = 0;
 const PRUNED: usize = 1;
-const EXPANDED: usize = 2;
 
 /// How coordinates map to the plane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,7 +147,10 @@ pub fn run<S: Scheduler<SsspTask>>(
     // Relaxed, as in SSSP: distances carry no other data and only decrease, so a stale read of
     // a node's distance or of `best` makes a task do useless work (skip less, prune less), never
     // a wrong one; the final read follows the join in `for_each`.
-    let report = for_each(sched, [(start, h.estimate(source))], cfg, |task, ctx| {
+    let labels = &dist[..];
+    // `move`: the closure holds these references and flags itself, one load each per task.
+    let first = (start, h.estimate(source));
+    let report = for_each(sched, [first], cfg, move |task, ctx| {
         let v = task.node;
         let d = task.dist;
         ctx.task_priority(d.saturating_add(h.estimate(v)));
@@ -156,7 +158,7 @@ pub fn run<S: Scheduler<SsspTask>>(
         // or an arc's target, which the graph's constructor checks against n; so `v + 1`
         // indexes the n + 1 offsets, which are non-decreasing up to the arc count, the length
         // of targets and weights.
-        if d > unsafe { dist.get_unchecked(v as usize) }.load(Ordering::Relaxed) {
+        if d > unsafe { labels.get_unchecked(v as usize) }.load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
             ctx.useless();
             return;
@@ -166,7 +168,6 @@ pub fn run<S: Scheduler<SsspTask>>(
             ctx.useless();
             return;
         }
-        ctx.count(EXPANDED, 1);
         let v = v as usize;
         let (lo, hi) = unsafe { (*offsets.get_unchecked(v), *offsets.get_unchecked(v + 1)) };
         let range = lo as usize..hi as usize;
@@ -178,7 +179,8 @@ pub fn run<S: Scheduler<SsspTask>>(
     Ok(AstarOutput {
         dist: best.load(Ordering::Relaxed),
         stats: AstarStats {
-            expanded: report.total.app[EXPANDED],
+            // Every task is stale, pruned or expanded.
+            expanded: report.total.tasks - report.total.app[STALE] - report.total.app[PRUNED],
             stale_tasks: report.total.app[STALE],
             pruned: report.total.app[PRUNED],
         },
