@@ -19,12 +19,12 @@ for b in gapbs-bc gapbs-bfs gapbs-cc gapbs-converter gapbs-pr gapbs-sssp gapbs-t
   cp "$PEERS/bin/$b" .dev/peers/bin/
 done
 for l in libnuma.so.1 libtinfo.so.6 libgomp.so.1; do cp -L "/lib/x86_64-linux-gnu/$l" .dev/lib/; done
-cp "$DATA/USA-road-d.NY.gr.gz" "$DATA/soc-Slashdot0902.txt.gz" .dev/data/
+cp "$DATA/USA-road-d.NY.gr.gz" "$DATA/osm-rome.gr.gz" "$DATA/soc-Slashdot0902.txt.gz" .dev/data/
 cp bench/experiments/sixteen-cores/set.json bench/experiments/sixteen-cores/scale16.toml .dev/
-cp bench/experiments/sixteen-cores/scaling.sh bench/experiments/sixteen-cores/delta_sweep.sh .dev/
+cp bench/experiments/sixteen-cores/{scaling,delta_sweep,schedulers}.sh .dev/
 python3 - "$WORK/manifest.json" <<'P'
 import json, sys
 m = json.load(open(sys.argv[1]))
-json.dump({k: m[k] for k in ["ny", "slashdot", "kron20", "grid1m"]}, open(".dev/manifest.json", "w"), indent=1)
+json.dump({k: m[k] for k in ["ny", "rome", "slashdot", "kron20", "grid1m"]}, open(".dev/manifest.json", "w"), indent=1)
 P
 du -sh .dev
