@@ -77,51 +77,53 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
         ..TaskProbe::default()
     };
     let mut idle_rounds: u32 = 0;
-    let tasks_before = stats.tasks;
+    // Tasks run by this loop, in a register rather than in `stats` (which the operator's
+    // pushes write through the context): every pop runs a task, so they are also the pops.
+    let mut tasks: u64 = 0;
+    // One context for the whole loop: building it per task cost seven stores a task.
+    let mut ctx = Context {
+        handle: &mut handle,
+        credit: &mut credit,
+        term,
+        stats,
+        worker: w,
+        probe: if probed { Some(&mut task_probe) } else { None },
+        _task: std::marker::PhantomData,
+    };
     loop {
-        if X::OPEN && open_poll(inbox, w, &mut handle, &mut credit, term, stats) {
+        if X::OPEN && open_poll(inbox, w, tasks, &mut ctx) {
             continue;
         }
         let t0 = if probed { ticks() } else { 0 };
-        if let Some(task) = handle.pop() {
+        if let Some(task) = ctx.handle.pop() {
             idle_rounds = 0;
             let t1 = if probed { ticks() } else { 0 };
-            if probed {
-                task_probe.reset();
+            if let Some(p) = ctx.probe.as_deref_mut() {
+                p.reset();
             }
-            let mut ctx = Context {
-                handle: &mut handle,
-                credit: &mut credit,
-                term,
-                stats,
-                worker: w,
-                probe: if probed { Some(&mut task_probe) } else { None },
-                _task: std::marker::PhantomData,
-            };
             op(task, &mut ctx);
-            if probed {
-                account_task(probe, &task_probe, t0, t1, env);
+            if let Some(p) = ctx.probe.as_deref() {
+                account_task(probe, p, t0, t1, env);
             }
-            // Every pop runs a task: `pops` is set from `tasks` when the loop ends.
-            stats.tasks += 1;
-            term.on_done(&mut credit);
-            if stats.tasks.is_multiple_of(256) {
-                term.trim(&mut credit);
+            tasks += 1;
+            term.on_done(ctx.credit);
+            if tasks.is_multiple_of(256) {
+                term.trim(ctx.credit);
                 if env.should_stop() {
                     break;
                 }
             }
             continue;
         }
-        stats.empty_pops += 1;
-        handle.flush();
+        ctx.stats.empty_pops += 1;
+        ctx.handle.flush();
         if X::OPEN {
-            if drain(inbox, w, &mut handle, &mut credit, term, stats) > 0 {
+            if drain(inbox, w, &mut ctx) > 0 {
                 continue;
             }
             inbox.on_idle(w);
         }
-        term.release(&mut credit);
+        term.release(ctx.credit);
         if (term.is_terminated() && inbox.finished()) || env.should_stop() {
             if probed {
                 account_failed_pop(&mut probe.breakdown, t0);
@@ -134,7 +136,8 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
             account_failed_pop(&mut probe.breakdown, t0);
         }
     }
-    stats.pops += stats.tasks - tasks_before;
+    ctx.stats.tasks += tasks;
+    ctx.stats.pops += tasks;
     if probed {
         let b = &mut probe.breakdown;
         b.other = ticks()
@@ -151,13 +154,11 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
 fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
     inbox: &X,
     w: usize,
-    handle: &mut H,
-    credit: &mut Credit,
-    term: &Termination,
-    stats: &mut ThreadStats,
+    tasks: u64,
+    ctx: &mut Context<'_, T, H>,
 ) -> bool {
     if inbox.congested() {
-        drain(inbox, w, handle, credit, term, stats);
+        drain(inbox, w, ctx);
         // Hand over what this worker buffered, or the congestion may be its own.
         inbox.on_idle(w);
         // Give the core to whoever must drain or send: spinning here starves them when ranks
@@ -166,8 +167,8 @@ fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
         return true;
     }
     // `tasks` moves only when a task runs, so an idle worker polls every round.
-    if stats.tasks.is_multiple_of(POLL_EVERY) {
-        drain(inbox, w, handle, credit, term, stats);
+    if tasks.is_multiple_of(POLL_EVERY) {
+        drain(inbox, w, ctx);
         inbox.on_poll(w);
     }
     false
@@ -178,18 +179,16 @@ fn open_poll<T: Task, H: Handle<T>, X: Inbox<T>>(
 fn drain<T: Task, H: Handle<T>, X: Inbox<T>>(
     inbox: &X,
     w: usize,
-    handle: &mut H,
-    credit: &mut Credit,
-    term: &Termination,
-    stats: &mut ThreadStats,
+    ctx: &mut Context<'_, T, H>,
 ) -> usize {
     let mut pushes = 0;
+    let (term, credit, handle) = (ctx.term, &mut *ctx.credit, &mut *ctx.handle);
     let taken = inbox.drain(w, &mut |t, p| {
         term.on_push(credit);
         pushes += 1;
         handle.push(t, p);
     });
-    stats.pushes += pushes;
+    ctx.stats.pushes += pushes;
     taken
 }
 
