@@ -7,7 +7,7 @@
 //! * A pop takes from the worker's pop chunk; when it is empty, a chunk from the package list;
 //!   when that is empty, the *hunt*: one hungry worker per package (a try-lock per package)
 //!   takes chunks from other packages' lists, one for itself and more for its neighbours;
-//!   finally the worker's own partly filled push chunk.
+//!   finally the worker's own partly filled push chunk, which becomes its pop chunk.
 //! * A centralized bag (obim variants `cmn`/`cmb`) is the same with one list for everyone.
 //!
 //! Probing an empty bag reads shared memory but never writes it: the hunt try-lock is taken
@@ -235,13 +235,20 @@ impl<T: Copy + Send> Bag<T> {
             self.with_slot(w.worker, |slot| slot.pop = Some(chunk));
             return t;
         }
-        // Last, the private chunk still being filled.
+        // Last, the private chunk still being filled becomes the pop chunk, as Galois's
+        // ChunkFIFO makes its `next` chunk its `cur`: the pops that follow take the fast path,
+        // and the next push starts a new chunk.
         self.with_slot(w.worker, |slot| {
-            let c = slot.push.as_mut()?;
-            match order {
+            if slot.push.as_ref().is_none_or(|c| c.is_empty()) {
+                return None;
+            }
+            let mut c = slot.push.take()?;
+            let t = match order {
                 Order::Fifo => c.pop_front(),
                 Order::Lifo => c.pop_back(),
-            }
+            };
+            slot.pop = Some(c);
+            t
         })
     }
 

@@ -132,7 +132,9 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
         // or an arc's target, which the graph's constructor checks against n; so `v + 1`
         // indexes the n + 1 offsets, which are non-decreasing up to the arc count, the length
         // of targets and weights.
-        if task.dist > unsafe { labels.get_unchecked(v) }.get() {
+        // Stale: the label has since dropped below the task's distance (no widening of
+        // "unreached": a task's node is reached).
+        if unsafe { labels.get_unchecked(v) }.below(task.dist) {
             ctx.count(STALE, 1);
             ctx.useless();
             return;

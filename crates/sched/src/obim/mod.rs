@@ -526,7 +526,18 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
             None => self.slow_pop(),
         };
         self.pop_chunk = match self.cur {
-            Some((_, bag)) => self.bag(bag).pop_chunk(&self.w),
+            Some((level, bag)) => {
+                let chunk = self.bag(bag).pop_chunk(&self.w);
+                // A pop that found no published chunk made this worker's push chunk its pop
+                // chunk (`Bag::pop`): the push cache must not offer it as a push chunk.
+                let entry = L::cache_key(level) as usize & (PUSH_CACHE - 1);
+                if let Some(e) = self.push_cache[entry].as_mut() {
+                    if std::ptr::eq(e.2, chunk) {
+                        e.2 = std::ptr::null_mut();
+                    }
+                }
+                chunk
+            }
             None => std::ptr::null_mut(),
         };
         task
