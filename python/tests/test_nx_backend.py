@@ -272,8 +272,8 @@ def test_convert_once_then_dispatch_on_the_backend_graph():
 
 @pytest.mark.parametrize(
     "values",
-    [[1, 2], [True, 3], [1.5, 2.0], [1, 2.5], [2**70, 1], ["a", 1], [np.int64(3), 4],
-     [np.float64(1.0), 2.0], [None, 1], []],
+    [[1, 2], [True, 3], [1.5, 2.0], [1, 2.5], [1, 2, 3.5, 4], [2.5, 1], [2**70, 1], ["a", 1],
+     [np.int64(3), 4], [np.float64(1.0), 2.0], [None, 1], []],
 )
 def test_native_edge_values_classify_as_numpy_does(values):
     # A path whose edges carry `values`; the native reader and the multigraph path's numpy

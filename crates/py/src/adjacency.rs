@@ -85,14 +85,21 @@ pub fn edge_values<'py>(
     let mut classify = |value: Bound<'py, PyAny>| -> PyResult<()> {
         // Exactly float: numpy's float scalars would give numpy sums in networkx.
         if value.is_exact_instance_of::<PyFloat>() {
-            any_float = true;
+            if !any_float {
+                // The first float: the integers so far join the floats, in order; from here
+                // on every value goes to the floats alone.
+                any_float = true;
+                floats = ints.iter().map(|&i| i as f64).collect();
+            }
             floats.push(value.extract::<f64>()?);
         } else if value.is_instance_of::<PyInt>() || value.hasattr("__index__")? {
             match value.extract::<i64>() {
                 Ok(i) => {
                     any_int = true;
-                    ints.push(i);
-                    floats.push(i as f64);
+                    match any_float {
+                        true => floats.push(i as f64),
+                        false => ints.push(i),
+                    }
                 }
                 Err(_) if value.is_instance_of::<PyInt>() => big = true,
                 Err(_) => others.push(value.get_type().name()?.to_string()),
