@@ -234,18 +234,36 @@ pub struct PmodLocal {
     min: u64,
     max: u64,
     /// Pop calls and slow pops since the last check (the checking worker's `sinceLastFix` and
-    /// `slowPopsLastPeriod`).
+    /// `slowPopsLastPeriod`). A fast pop counts only here; the other counts follow from it
+    /// at the slow pops, off the pop path.
     pops: u64,
     slow_pops: u64,
+    /// Pop calls before the last window reset (with `pops`, every pop call).
+    pops_before: u64,
+    /// Slow pops that found nothing (every other pop call ran a task).
+    empty_pops: u64,
     /// The checking worker's period: pops between checks, doubled by every merge.
     period: u64,
-    /// Pops from the current group since the worker last went to the map.
+    /// Every pop call when the worker last went to the map, and at its latest slow pop, the
+    /// pops from the group it then left.
+    group_start: u64,
     pops_in_group: u64,
-    tasks: u64,
     /// `tasks` when the worker first saw lmf change.
     tasks_before_merge: Option<u64>,
     merges: u64,
     unmerges: u64,
+}
+
+impl PmodLocal {
+    /// Every pop call so far.
+    fn all_pops(&self) -> u64 {
+        self.pops_before + self.pops
+    }
+
+    /// Pop calls that ran a task.
+    fn tasks(&self) -> u64 {
+        self.all_pops() - self.empty_pops
+    }
 }
 
 impl PmodLeveling {
@@ -271,7 +289,7 @@ impl PmodLeveling {
     /// Notes the tasks popped before lmf first changed.
     fn note_merge(&self, l: &mut PmodLocal) {
         if l.tasks_before_merge.is_none() && self.lmf() != self.cfg.lmf {
-            l.tasks_before_merge = Some(l.tasks);
+            l.tasks_before_merge = Some(l.tasks());
         }
     }
 
@@ -297,6 +315,7 @@ impl PmodLeveling {
     /// Starts a new window for every worker (each zeroes its counts at its next push).
     fn reset_windows(&self, l: &mut PmodLocal) {
         self.window.fetch_add(1, Ordering::Relaxed);
+        l.pops_before += l.pops;
         l.pops = 0;
         l.slow_pops = 0;
     }
@@ -389,9 +408,11 @@ impl Leveling for PmodLeveling {
             max: 0,
             pops: 0,
             slow_pops: 0,
+            pops_before: 0,
+            empty_pops: 0,
             period: self.cfg.chunk as u64,
+            group_start: 0,
             pops_in_group: 0,
-            tasks: 0,
             tasks_before_merge: None,
             merges: 0,
             unmerges: 0,
@@ -446,19 +467,18 @@ impl Leveling for PmodLeveling {
     #[inline(always)]
     fn on_pop(&self, l: &mut PmodLocal) {
         l.pops += 1;
-        l.pops_in_group += 1;
-        l.tasks += 1;
     }
 
     fn on_slow_pop(&self, l: &mut PmodLocal, found: bool) {
+        l.pops_in_group = l.all_pops() - l.group_start;
         l.pops += 1;
         l.slow_pops += 1;
-        l.tasks += found as u64;
+        l.empty_pops += u64::from(!found);
         self.note_merge(l);
         if l.worker == 0 {
             self.check(l);
         }
-        l.pops_in_group = 0;
+        l.group_start = l.all_pops();
     }
 
     fn drain_counters(&self, l: &mut PmodLocal) -> Vec<(&'static str, u64)> {
@@ -468,7 +488,7 @@ impl Leveling for PmodLeveling {
             ("lmf_unmerges", l.unmerges),
             (
                 "tasks_before_first_merge",
-                l.tasks_before_merge.unwrap_or(l.tasks),
+                l.tasks_before_merge.unwrap_or(l.tasks()),
             ),
         ]
     }
