@@ -515,7 +515,13 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
     #[inline(never)]
     fn pop_next_chunk(&mut self) -> Option<T> {
         let next = match self.cur {
-            Some((_, bag)) => self.bag(bag).pop(&self.s.shared, &mut self.w),
+            Some((level, bag)) => {
+                let t = self.bag(bag).pop(&self.s.shared, &mut self.w);
+                if t.is_some() {
+                    self.forget_moved_push_chunk(level, bag);
+                }
+                t
+            }
             None => None,
         };
         let task = match next {
@@ -526,21 +532,25 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
             None => self.slow_pop(),
         };
         self.pop_chunk = match self.cur {
-            Some((level, bag)) => {
-                let chunk = self.bag(bag).pop_chunk(&self.w);
-                // A pop that found no published chunk made this worker's push chunk its pop
-                // chunk (`Bag::pop`): the push cache must not offer it as a push chunk.
-                let entry = L::cache_key(level) as usize & (PUSH_CACHE - 1);
-                if let Some(e) = self.push_cache[entry].as_mut() {
-                    if std::ptr::eq(e.2, chunk) {
-                        e.2 = std::ptr::null_mut();
-                    }
-                }
-                chunk
-            }
+            Some((_, bag)) => self.bag(bag).pop_chunk(&self.w),
             None => std::ptr::null_mut(),
         };
         task
+    }
+
+    /// After a pop from `level`'s `bag` that found a task: if the pop made this worker's push
+    /// chunk there its pop chunk (`Bag::pop`, when no published chunk was left), the push
+    /// cache must no longer offer it as a push chunk. Called at once, before anything can
+    /// change `cur` (a compaction's stragglers may push to an earlier level).
+    #[inline]
+    fn forget_moved_push_chunk(&mut self, level: L::Level, bag: *const Bag<T>) {
+        let popping = self.bag(bag).pop_chunk(&self.w);
+        let entry = L::cache_key(level) as usize & (PUSH_CACHE - 1);
+        if let Some(e) = self.push_cache[entry].as_mut() {
+            if std::ptr::eq(e.2, popping) {
+                e.2 = std::ptr::null_mut();
+            }
+        }
     }
 
     #[cold]
@@ -594,16 +604,20 @@ impl<'s, T: Task, L: Leveling> ObimHandle<'s, T, L> {
 
     /// The first task found in the bags of `levels`, in level order, with its bag.
     fn scan(&mut self, levels: (Bound<L::Level>, Bound<L::Level>)) -> Option<(LevelBag<T, L>, T)> {
+        let mut found = None;
         for (&level, &bag) in self.local.range(levels) {
             self.stats.bags_scanned += 1;
             self.scanned_since_compaction += 1;
             // SAFETY: as in `bag` (which would borrow all of `self` here).
             let b: &Bag<T> = unsafe { &*bag };
             if let Some(t) = b.pop(&self.s.shared, &mut self.w) {
-                return Some(((level, bag), t));
+                found = Some(((level, bag), t));
+                break;
             }
         }
-        None
+        let ((level, bag), t) = found?;
+        self.forget_moved_push_chunk(level, bag);
+        Some(((level, bag), t))
     }
 }
 
