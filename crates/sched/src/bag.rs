@@ -167,9 +167,10 @@ impl<T: Copy + Send> Bag<T> {
     }
 
     /// `w`'s push chunk in this bag, null if it has none. The pointer stays valid until `w`'s
-    /// next [`push`](Self::push), [`publish_push_chunk`](Self::publish_push_chunk) or
-    /// [`flush`](Self::flush) on this bag or its recycling; only `w` may use it, and a
-    /// chunk it fills must go out with `publish_push_chunk` at once.
+    /// next [`push`](Self::push), [`publish_push_chunk`](Self::publish_push_chunk),
+    /// [`flush`](Self::flush) or [`pop`](Self::pop) on this bag (a pop that finds nothing
+    /// published makes it the pop chunk) or its recycling; only `w` may use it, and a chunk
+    /// it fills must go out with `publish_push_chunk` at once.
     #[inline]
     pub fn push_chunk(&self, w: &BagWorker<T>) -> *mut Chunk<T> {
         self.with_slot(w.worker, |slot| chunk_ptr(&mut slot.push))
@@ -239,10 +240,7 @@ impl<T: Copy + Send> Bag<T> {
         // ChunkFIFO makes its `next` chunk its `cur`: the pops that follow take the fast path,
         // and the next push starts a new chunk.
         self.with_slot(w.worker, |slot| {
-            if slot.push.as_ref().is_none_or(|c| c.is_empty()) {
-                return None;
-            }
-            let mut c = slot.push.take()?;
+            let mut c = slot.push.take_if(|c| !c.is_empty())?;
             let t = match order {
                 Order::Fifo => c.pop_front(),
                 Order::Lifo => c.pop_back(),

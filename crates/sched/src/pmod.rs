@@ -244,11 +244,12 @@ pub struct PmodLocal {
     empty_pops: u64,
     /// The checking worker's period: pops between checks, doubled by every merge.
     period: u64,
-    /// Every pop call when the worker last went to the map, and at its latest slow pop, the
-    /// pops from the group it then left.
+    /// Every pop call when the worker last went to the map (at its latest slow pop).
     group_start: u64,
+    /// The fast pops from the group it left at its latest slow pop (set there, read by
+    /// `check`).
     pops_in_group: u64,
-    /// `tasks` when the worker first saw lmf change.
+    /// `tasks()` when the worker first saw lmf change.
     tasks_before_merge: Option<u64>,
     merges: u64,
     unmerges: u64,

@@ -280,7 +280,8 @@ pub struct ObimHandle<'s, T: Copy, L: Leveling = Shift> {
     /// local map): an SSSP task pushes to a few neighbouring levels in turn, which a
     /// one-entry cache missed on a fifth of NY's pushes, at about 200 instructions each.
     /// Each entry also holds this worker's push chunk in that bag (null when unknown), which
-    /// the push fast path fills without going through the bag's slot.
+    /// the push fast path fills without going through the bag's slot; a pop that makes that
+    /// chunk its pop chunk nulls it (`forget_moved_push_chunk`).
     push_cache: Box<[Option<PushTarget<T, L>>; PUSH_CACHE]>,
     /// Bags pushed into since the last flush, each once (`Bag::enlist`): the only ones that
     /// can hold a partly filled push chunk of this worker, so a flush need not walk every
