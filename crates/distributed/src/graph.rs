@@ -93,6 +93,13 @@ impl LocalGraph {
         self.offsets[l as usize] as usize..self.offsets[l as usize + 1] as usize
     }
 
+    /// The out-degree of owned node `l`.
+    #[inline]
+    pub fn degree(&self, l: u32) -> u64 {
+        let o = &self.offsets[l as usize..l as usize + 2];
+        o[1] - o[0]
+    }
+
     #[inline]
     pub fn neighbors(&self, l: u32) -> &[u32] {
         &self.targets[self.arcs(l)]

@@ -2,14 +2,16 @@
 //! `ordo bfs`'s switching rule (`ordo_algos::bfs::direction`: [`ALPHA`], [`BETA`], [`SCAN`]).
 //!
 //! Top-down levels expand the owned frontier nodes' out-arcs: an owned target is claimed with
-//! a compare-and-swap, a remote one is sent to its owner (one exchange a level), which claims
-//! it there. Bottom-up levels first refresh one frontier byte per ghost (the halo, one
+//! a compare-and-swap and appended to the next level's [`FrontierList`] by its worker, a
+//! remote one is sent to its owner (one exchange a level), which claims it there. A level
+//! costs one team collective at one rank, two at several (the second after the exchange). Bottom-up levels first refresh one frontier byte per ghost (the halo, one
 //! exchange), then every unreached owned node scans its in-neighbours, local or ghost, for
 //! one in the frontier. Every rank takes the same branch: the frontier's size and out-edges
 //! are summed over the ranks at each level.
 
+use super::frontier_list::{FrontierList, Mark};
 use super::halo::Halo;
-use super::{global_count, lock, read, worker0_counts, write, Funnel};
+use super::{global_count, lock, worker0_counts, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::Locate;
@@ -18,7 +20,7 @@ use ordo_algos::bfs::direction::{ALPHA, BETA, SCAN};
 use ordo_algos::bfs::UNREACHED;
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, RwLock};
+use std::sync::Mutex;
 
 /// Frontier nodes per chunk of a top-down level.
 const TOP_DOWN_CHUNK: usize = 64;
@@ -36,7 +38,7 @@ pub struct BfsRun {
 /// What one worker found in a level.
 #[derive(Default)]
 struct Found {
-    /// Owned nodes claimed.
+    /// Owned nodes claimed, before they go to the frontier list.
     next: Vec<u32>,
     /// Remote targets, by owner.
     remote: Vec<Vec<u32>>,
@@ -46,8 +48,9 @@ struct State<'a> {
     g: &'a LocalGraph,
     halo: &'a Halo,
     level: Vec<AtomicU32>,
-    /// The sparse frontier (owned local ids), rewritten by worker 0 between levels.
-    frontier: RwLock<Vec<u32>>,
+    /// The sparse frontiers (owned local ids): the nodes of level `k` are appended to
+    /// `lists[k % 2]`.
+    lists: [FrontierList; 2],
     found: Vec<Mutex<Found>>,
     /// Dense frontiers for bottom-up levels, bitmaps over the halo's index space (owned nodes
     /// then ghosts): level `k` reads `dense[k % 2]` and writes `dense[(k + 1) % 2]`. Relaxed
@@ -76,7 +79,7 @@ pub fn run(
         g,
         halo,
         level: (0..local).map(|_| AtomicU32::new(UNREACHED)).collect(),
-        frontier: RwLock::new(Vec::new()),
+        lists: [0, 1].map(|_| FrontierList::new(local)),
         found: (0..exec.threads.max(1))
             .map(|_| {
                 Mutex::new(Found {
@@ -94,7 +97,7 @@ pub fn run(
     let mut source_degree = 0;
     if let Some(l) = g.part.locator(net.rank).local(source) {
         s.level[l as usize].store(0, Relaxed);
-        write(&s.frontier).push(l);
+        s.lists[0].append(&[l]);
         source_degree = g.neighbors(l).len() as u64;
     }
     let scout = net.sum_u64(source_degree);
@@ -136,10 +139,12 @@ impl State<'_> {
         let mut c = Counts::default();
         let (mut len, mut depth) = (1u64, 0u32);
         let mut unexplored = self.g.m;
+        // Where this worker last read each frontier list.
+        let mut marks = [Mark::default(); 2];
         while len > 0 {
             if scout > unexplored / ALPHA && scout > n / SCAN {
                 let mut k = 0;
-                self.list_to_dense(team, &self.dense[k])?;
+                self.list_to_dense(team, &mut marks, depth, &self.dense[k])?;
                 let mut awake = len;
                 loop {
                     let before = awake;
@@ -152,11 +157,11 @@ impl State<'_> {
                         break;
                     }
                 }
-                len = self.dense_to_list(funnel, team, &self.dense[k])?;
+                len = self.dense_to_list(funnel, team, depth, &self.dense[k])?;
                 scout = 1;
             } else {
                 unexplored = unexplored.saturating_sub(scout);
-                [len, scout] = self.top_down(funnel, team, depth, &mut c)?;
+                [len, scout] = self.top_down(funnel, team, &mut marks, depth, &mut c)?;
                 depth += 1;
                 c.top_down += 1;
             }
@@ -169,6 +174,7 @@ impl State<'_> {
         &self,
         funnel: &Funnel,
         team: &Team,
+        marks: &mut [Mark; 2],
         depth: u32,
         c: &mut Counts,
     ) -> Result<[u64; 2], Stopped> {
@@ -176,48 +182,60 @@ impl State<'_> {
         let locator = part.locator(self.g.rank);
         let next = depth + 1;
         let alone = team.workers() == 1;
-        {
-            let frontier = read(&self.frontier);
+        let k = depth as usize % 2;
+        let frontier = self.lists[k].take(&mut marks[k]);
+        let next_list = &self.lists[1 - k];
+        let (claimed_here, edges_here) = {
             let mut found = lock(&self.found[team.worker()]);
             let Found {
                 next: claimed,
                 remote,
             } = &mut *found;
-            let chunk = team.chunk_for(frontier.len(), TOP_DOWN_CHUNK);
+            claimed.clear();
+            let mut edges = 0;
+            let chunk = team.chunk_for(frontier.len, TOP_DOWN_CHUNK);
             // A local: the loop stores to atomics, after which a field read through `self`
             // would be reloaded.
             let level = &self.level[..];
-            team.for_chunks_nowait(frontier.len(), chunk, |r| {
+            team.for_chunks_nowait(frontier.len, chunk, |r| {
                 c.stats.tasks += r.len() as u64;
-                for &u in &frontier[r] {
-                    for &t in g.neighbors(u) {
-                        match locator.local(t) {
-                            Some(l) => {
-                                // SAFETY: targets are below n (`load.rs` checks every file;
-                                // the generators make none larger), for which the locator
-                                // gives owned nodes' local ids, and `level` has one entry
-                                // per owned node.
-                                let slot = unsafe { level.get_unchecked(l as usize) };
-                                if claim(slot, next, alone) {
-                                    claimed.push(l);
+                for run in frontier.slices(r) {
+                    for &u in run {
+                        for &t in g.neighbors(u) {
+                            match locator.local(t) {
+                                Some(l) => {
+                                    // SAFETY: targets are below n (`load.rs` checks every file;
+                                    // the generators make none larger), for which the locator
+                                    // gives owned nodes' local ids, and `level` has one entry
+                                    // per owned node.
+                                    let slot = unsafe { level.get_unchecked(l as usize) };
+                                    if claim(slot, next, alone) {
+                                        claimed.push(l);
+                                        edges += g.degree(l);
+                                    }
                                 }
+                                None => remote[part.owner(t)].push(t),
                             }
-                            None => remote[part.owner(t)].push(t),
                         }
                     }
                 }
                 0
             });
+            next_list.append(claimed);
+            (claimed.len() as u64, edges)
+        };
+        // One barrier for both sums: counts below 2^53 add exactly as floats.
+        let [len, edges] = team.sum_f64s([claimed_here as f64, edges_here as f64])?;
+        let (mut len, mut edges) = (len as u64, edges as u64);
+        let ranks = funnel.ranks();
+        if ranks == 1 {
+            return Ok([len, self.edges_counted(len, edges)]);
         }
-        team.barrier()?;
         let mut counts = [0u64; 2];
         if team.worker() == 0 {
-            let mut frontier = write(&self.frontier);
-            frontier.clear();
-            let mut out = vec![Vec::new(); funnel.net(team).size];
+            let mut out = vec![Vec::new(); ranks];
             for f in &self.found {
                 let mut f = lock(f);
-                frontier.append(&mut f.next);
                 for (o, r) in out.iter_mut().zip(&mut f.remote) {
                     o.append(r);
                 }
@@ -225,27 +243,44 @@ impl State<'_> {
             let (arrived, _) = funnel
                 .exchange(team, &out)
                 .unwrap_or_else(|e| panic!("bfs exchange: {e}"));
+            let mut claimed = Vec::new();
             for t in arrived {
                 let l = part.local(t);
                 if claim(&self.level[l as usize], next, alone) {
-                    frontier.push(l);
+                    claimed.push(l);
+                    edges += g.degree(l);
                 }
             }
-            // The new frontier's out-edges matter only where they might pass n / SCAN, as in
-            // `ordo bfs`: eight times the mean out-degree estimates a node's.
-            let degree_estimate = 8 * (g.m / g.num_nodes().max(1) as u64 + 1);
-            let edges = if frontier.len() as u64 * degree_estimate > g.num_nodes() as u64 / SCAN {
-                frontier.iter().map(|&l| g.neighbors(l).len() as u64).sum()
-            } else {
-                0
-            };
-            counts = [frontier.len() as u64, edges];
+            next_list.append(&claimed);
+            len += claimed.len() as u64;
+            counts = [len, self.edges_counted(len, edges)];
         }
         worker0_counts(funnel, team, counts)
     }
 
-    /// Marks the sparse frontier in `front` (owned part).
-    fn list_to_dense(&self, team: &Team, front: &[AtomicU64]) -> Result<(), Stopped> {
+    /// A rank's new frontier's out-edges as the switching rule sees them: as in `ordo bfs`,
+    /// only where they might pass n / SCAN, estimating a node's as eight times the mean
+    /// out-degree (else 0).
+    fn edges_counted(&self, len: u64, edges: u64) -> u64 {
+        let g = self.g;
+        let degree_estimate = 8 * (g.m / g.num_nodes().max(1) as u64 + 1);
+        if len * degree_estimate > g.num_nodes() as u64 / SCAN {
+            edges
+        } else {
+            0
+        }
+    }
+
+    /// Marks the sparse frontier of level `depth` in `front` (owned part).
+    fn list_to_dense(
+        &self,
+        team: &Team,
+        marks: &mut [Mark; 2],
+        depth: u32,
+        front: &[AtomicU64],
+    ) -> Result<(), Stopped> {
+        let k = depth as usize % 2;
+        let frontier = self.lists[k].take(&mut marks[k]);
         let words = (self.halo.local as usize).div_ceil(64);
         team.for_chunks(words, NODE_CHUNK / 64, |r| {
             for w in &front[r] {
@@ -253,10 +288,11 @@ impl State<'_> {
             }
             0
         })?;
-        let frontier = read(&self.frontier);
-        team.for_chunks(frontier.len(), NODE_CHUNK, |r| {
-            for &l in &frontier[r] {
-                front[l as usize / 64].fetch_or(1 << (l % 64), Relaxed);
+        team.for_chunks(frontier.len, NODE_CHUNK, |r| {
+            for part in frontier.slices(r) {
+                for &l in part {
+                    front[l as usize / 64].fetch_or(1 << (l % 64), Relaxed);
+                }
             }
             0
         })?;
@@ -319,16 +355,19 @@ impl State<'_> {
         Ok(awake)
     }
 
-    /// The dense frontier `front` as a list again; returns its size over all ranks.
+    /// The dense frontier `front` as the list of level `depth`; returns its size over all
+    /// ranks.
     fn dense_to_list(
         &self,
         funnel: &Funnel,
         team: &Team,
+        depth: u32,
         front: &[AtomicU64],
     ) -> Result<u64, Stopped> {
         let words = (self.halo.local as usize).div_ceil(64);
-        {
+        let found_here = {
             let mut found = lock(&self.found[team.worker()]);
+            found.next.clear();
             team.for_chunks_nowait(words, NODE_CHUNK / 64, |r| {
                 for w in r {
                     let mut word = front[w].load(Relaxed);
@@ -339,18 +378,9 @@ impl State<'_> {
                 }
                 0
             });
-        }
-        team.barrier()?;
-        let mut len = 0;
-        if team.worker() == 0 {
-            let mut frontier = write(&self.frontier);
-            frontier.clear();
-            for f in &self.found {
-                frontier.append(&mut lock(f).next);
-            }
-            len = frontier.len() as u64;
-        }
-        let [len] = worker0_counts(funnel, team, [len])?;
-        Ok(len)
+            self.lists[depth as usize % 2].append(&found.next);
+            found.next.len() as u64
+        };
+        global_count(funnel, team, found_here)
     }
 }

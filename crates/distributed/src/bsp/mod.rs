@@ -15,6 +15,7 @@
 
 pub mod bfs;
 pub mod cc;
+pub mod frontier_list;
 pub mod ghosts;
 pub mod halo;
 pub mod pagerank;
@@ -62,6 +63,11 @@ impl<'a> Funnel<'a> {
     pub fn net(&self, team: &Team) -> &'a Net {
         assert_eq!(team.worker(), 0, "only worker 0 calls MPI");
         self.net
+    }
+
+    /// The number of ranks (any worker may ask).
+    pub fn ranks(&self) -> usize {
+        self.net.size
     }
 
     /// [`Net::exchange`] by worker 0 of a team, counted.
