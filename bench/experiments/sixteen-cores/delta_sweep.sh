@@ -4,19 +4,12 @@
 # `delta::delta_stepping_width` was fitted on), and PageRank per thread count. 30 s there.
 set -u
 cd "$(dirname "$0")/.."
-T0=$(date +%s)
-el() { echo "[t+$(( $(date +%s) - T0 ))s] $*"; }
-mkdir -p /tmp/extralib
-for l in libnuma.so.1 libtinfo.so.6 libgomp.so.1; do ldconfig -p | grep -q "$l " || cp .dev/lib/$l /tmp/extralib/; done
-export LD_LIBRARY_PATH=/tmp/extralib
-O=/tmp/o; cp .dev/ordo $O; chmod +x $O .dev/peers/bin/*; B=$PWD/.dev/peers/bin
-W=/tmp/g; mkdir -p $W; cd $W
+. .dev/common.sh
 cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag
 el prep
-$O gen road --width 1000 --height 1000 -o g.tmp.ordo >/dev/null && $O convert g.tmp.ordo grid1m.gr --symmetrize --merge-parallel >/dev/null && $O convert grid1m.gr grid1m.ordo >/dev/null
-$O convert $OLDPWD/.dev/data/USA-road-d.NY.gr.gz ny.gr --drop-self-loops --merge-parallel >/dev/null && $O convert ny.gr ny.ordo >/dev/null
-$O convert $OLDPWD/.dev/data/soc-Slashdot0902.txt.gz sd.gr --drop-self-loops --merge-parallel --weights 1:255:1 >/dev/null && $O convert sd.gr sd.ordo >/dev/null
-for g in grid1m ny; do $B/gapbs-converter -f $g.gr -wb $g.wsg -s >/dev/null; $B/gapbs-converter -f $g.gr -b $g.sg -s >/dev/null; done
+prep_graph grid1m && prep_graph ny
+cd $W
+$O convert $D/soc-Slashdot0902.txt.gz sd.gr --drop-self-loops --merge-parallel --weights 1:255:1 >/dev/null && $O convert sd.gr sd.ordo >/dev/null
 $B/gapbs-converter -f sd.gr -b sd.sg >/dev/null
 ls -la
 el sweep

@@ -9,14 +9,7 @@
 # Results under $OUT: compare.txt, results.jsonl, bench.tgz, machine.txt.
 set -u
 cd "$(dirname "$0")/.."
-T0=$(date +%s)
-el() { echo "[t+$(( $(date +%s) - T0 ))s] $*"; }
-mkdir -p /tmp/extralib
-for l in libnuma.so.1 libtinfo.so.6 libgomp.so.1; do
-  ldconfig -p | grep -q "$l " || cp .dev/lib/$l /tmp/extralib/
-done
-export LD_LIBRARY_PATH=/tmp/extralib
-ls /tmp/extralib
+. .dev/common.sh
 { nproc; lscpu; free -g; uname -a; } > $OUT/machine.txt 2>&1
 grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node' $OUT/machine.txt
 mkdir -p target/release && cp .dev/ordo target/release/ordo && chmod +x target/release/ordo .dev/peers/bin/*

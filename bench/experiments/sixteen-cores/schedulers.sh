@@ -13,38 +13,18 @@ cd "$(dirname "$0")/.."
 GRAPHS=${1:-ny rome kron20 grid1m}
 SCHEDS=${SCHEDS:-obim pmod smq}
 THREADS=${2:-1 2 4 8 16}
-T0=$(date +%s)
-el() { echo "[t+$(( $(date +%s) - T0 ))s] $*"; }
-mkdir -p /tmp/extralib
-for l in libnuma.so.1 libtinfo.so.6 libgomp.so.1; do ldconfig -p | grep -q "$l " || cp .dev/lib/$l /tmp/extralib/; done
-export LD_LIBRARY_PATH=/tmp/extralib
-O=/tmp/o; cp .dev/ordo $O; chmod +x $O .dev/peers/bin/*; B=$PWD/.dev/peers/bin; M=$PWD/.dev/manifest.json
-W=/tmp/g; mkdir -p $W; cd $W
+JSONL=$OUT/schedulers.jsonl
+. .dev/common.sh
 grep -E 'Model name|^CPU\(s\)' <(lscpu)
 el prep
-for g in $GRAPHS; do
-  case $g in
-    ny|rome) f=$(ls $OLDPWD/.dev/data/ | grep -i -m1 "$g.*\.gr\.gz")
-      $O convert $OLDPWD/.dev/data/$f $g.gr --drop-self-loops --merge-parallel >/dev/null ;;
-    grid1m) $O gen road --width 1000 --height 1000 -o g.tmp.ordo >/dev/null &&
-      $O convert g.tmp.ordo grid1m.gr --symmetrize --merge-parallel >/dev/null && rm g.tmp.ordo ;;
-    kron20) $B/gapbs-converter -g 20 -k 16 -w -e kron20.wel >/dev/null && $O convert kron20.wel kron20.gr >/dev/null && rm kron20.wel ;;
-  esac
-  $O convert $g.gr $g.ordo >/dev/null && $B/gapbs-converter -f $g.gr -wb $g.wsg -s >/dev/null &&
-    $B/gapbs-converter -f $g.gr -b $g.sg -s >/dev/null && rm $g.gr
-done
+for g in $GRAPHS; do prep_graph $g; done
+cd $W
 el prep done
-med() { sort -n | awk '{a[NR]=$1} END {printf "%8.2f", (NR ? a[int((NR+1)/2)] : -1)}'; }
-gt() { grep -o 'Trial Time: *[0-9.]*' | awk '{print $3*1000}' | med; }
-ot() { tee -a $OUT/schedulers.jsonl | python3 -c "import json,sys
-for l in sys.stdin:
-    if l.startswith('{'): print(*[x*1e3 for x in json.loads(l)['times_s']], sep='\n')" | med; }
 # "pmod:local=true,chunk=32" -> --scheduler pmod --param local=true --param chunk=32
 sched_args() { echo "--scheduler ${1%%:*}"; [[ $1 == *:* ]] && tr ',' '\n' <<< "${1#*:}" | sed 's/^/--param /'; }
 { printf '%-7s %-4s %3s %8s %8s' graph app t gapbs default; printf ' %s' $SCHEDS; echo; } | tee $OUT/schedulers.txt
 for g in $GRAPHS; do
-  s=$(python3 -c "import json; print(json.load(open('$M'))['$g']['source'])")
-  d=$(python3 -c "import json; print(json.load(open('$M'))['$g']['gapbs_delta'])")
+  s=$(source_of $g); d=$(gapbs_delta_of $g)
   for t in $THREADS; do
     run() { $O $1 $g.ordo --source $s -t $t --repeat 3 --no-verify --json "${@:2}" 2>/dev/null | ot; }
     {
@@ -67,7 +47,7 @@ for l in sys.stdin:
               ' '.join('%s %.2f' % (k, b[k]) for k in ('gwork', 'uwork', 'enq', 'deq', 'fdeq', 'other')), s.get('scheduler'))"; }
 for g in $GRAPHS; do
   case $g in ny|rome|grid1m) ;; *) continue ;; esac
-  s=$(python3 -c "import json; print(json.load(open('$M'))['$g']['source'])")
+  s=$(source_of $g)
   for t in 1 2 16; do for q in obim pmod smq; do
     echo -n "$g t=$t "
     $O sssp $g.ordo --source $s -t $t --no-verify --json --breakdown --algo priority --scheduler $q 2>/dev/null | tee -a $OUT/schedulers.jsonl | bd
