@@ -494,8 +494,9 @@ fn overflow_min<D: DistLabel, E: Estimate>(s: &Shared<D, E>, bins: &mut Bins<D::
     )
 }
 
-/// Calls `f` on the entries `r` of the concatenation of `parts`; returns how many.
-fn for_each_in<T: Copy, P: Deref<Target = Vec<T>>>(
+/// Calls `f` on the entries `r` of the concatenation of `parts`; returns how many. A round's
+/// frontier is every worker's bin read in place, so no worker concatenates them.
+pub fn for_each_in<T: Copy, P: Deref<Target = Vec<T>>>(
     parts: &[P],
     r: Range<usize>,
     mut f: impl FnMut(T),
