@@ -2,25 +2,26 @@
 //! `ordo bfs`'s switching rule (`ordo_algos::bfs::direction`: [`ALPHA`], [`BETA`], [`SCAN`]).
 //!
 //! Top-down levels expand the owned frontier nodes' out-arcs: an owned target is claimed with
-//! a compare-and-swap and appended to the next level's [`FrontierList`] by its worker, a
-//! remote one is sent to its owner (one exchange a level), which claims it there. A level
-//! costs one team collective at one rank, two at several (the second after the exchange). Bottom-up levels first refresh one frontier byte per ghost (the halo, one
+//! a compare-and-swap and listed by the worker that claimed it, a remote one is sent to its
+//! owner (one exchange a level), which claims it there. A level's frontier is every worker's
+//! list read in place (ordo's `for_each_in`), so no worker concatenates them: a level costs
+//! one team collective at one rank, two at several (the second after the exchange). Bottom-up levels first refresh one frontier byte per ghost (the halo, one
 //! exchange), then every unreached owned node scans its in-neighbours, local or ghost, for
 //! one in the frontier. Every rank takes the same branch: the frontier's size and out-edges
 //! are summed over the ranks at each level.
 
-use super::frontier_list::{FrontierList, Mark};
 use super::halo::Halo;
-use super::{global_count, lock, worker0_counts, Funnel};
+use super::{global_count, lock, read, worker0_counts, write, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::Locate;
 use crate::runtime::Ran;
 use ordo_algos::bfs::direction::{ALPHA, BETA, SCAN};
 use ordo_algos::bfs::UNREACHED;
+use ordo_algos::sssp::delta_step::for_each_in;
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 
 /// Frontier nodes per chunk of a top-down level.
 const TOP_DOWN_CHUNK: usize = 64;
@@ -35,23 +36,16 @@ pub struct BfsRun {
     pub ran: Ran,
 }
 
-/// What one worker found in a level.
-#[derive(Default)]
-struct Found {
-    /// Owned nodes claimed, before they go to the frontier list.
-    next: Vec<u32>,
-    /// Remote targets, by owner.
-    remote: Vec<Vec<u32>>,
-}
-
 struct State<'a> {
     g: &'a LocalGraph,
     halo: &'a Halo,
     level: Vec<AtomicU32>,
-    /// The sparse frontiers (owned local ids): the nodes of level `k` are appended to
-    /// `lists[k % 2]`.
-    lists: [FrontierList; 2],
-    found: Vec<Mutex<Found>>,
+    /// The sparse frontiers (owned local ids), one list per worker: level `k`'s nodes are
+    /// in `lists[k % 2]`, each list written by its worker (worker 0 also lists the claimed
+    /// arrivals) while the level before is read, and read by all while the next is written.
+    lists: [Vec<RwLock<Vec<u32>>>; 2],
+    /// Per worker: remote targets found in a level, by owner.
+    remote: Vec<Mutex<Vec<Vec<u32>>>>,
     /// Dense frontiers for bottom-up levels, bitmaps over the halo's index space (owned nodes
     /// then ghosts): level `k` reads `dense[k % 2]` and writes `dense[(k + 1) % 2]`. Relaxed
     /// throughout: a bitmap is written in one phase and read in the next, with a collective
@@ -75,18 +69,14 @@ pub fn run(
     exec: &ExecConfig,
 ) -> DistResult<BfsRun> {
     let local = g.local_nodes() as usize;
+    let workers = exec.threads.max(1);
     let s = State {
         g,
         halo,
         level: (0..local).map(|_| AtomicU32::new(UNREACHED)).collect(),
-        lists: [0, 1].map(|_| FrontierList::new(local)),
-        found: (0..exec.threads.max(1))
-            .map(|_| {
-                Mutex::new(Found {
-                    next: Vec::new(),
-                    remote: vec![Vec::new(); net.size],
-                })
-            })
+        lists: [0, 1].map(|_| (0..workers).map(|_| RwLock::new(Vec::new())).collect()),
+        remote: (0..workers)
+            .map(|_| Mutex::new(vec![Vec::new(); net.size]))
             .collect(),
         dense: [0, 1].map(|_| {
             (0..halo.len().div_ceil(64))
@@ -97,7 +87,7 @@ pub fn run(
     let mut source_degree = 0;
     if let Some(l) = g.part.locator(net.rank).local(source) {
         s.level[l as usize].store(0, Relaxed);
-        s.lists[0].append(&[l]);
+        write(&s.lists[0][0]).push(l);
         source_degree = g.neighbors(l).len() as u64;
     }
     let scout = net.sum_u64(source_degree);
@@ -139,12 +129,10 @@ impl State<'_> {
         let mut c = Counts::default();
         let (mut len, mut depth) = (1u64, 0u32);
         let mut unexplored = self.g.m;
-        // Where this worker last read each frontier list.
-        let mut marks = [Mark::default(); 2];
         while len > 0 {
             if scout > unexplored / ALPHA && scout > n / SCAN {
                 let mut k = 0;
-                self.list_to_dense(team, &mut marks, depth, &self.dense[k])?;
+                self.list_to_dense(team, depth, &self.dense[k])?;
                 let mut awake = len;
                 loop {
                     let before = awake;
@@ -161,7 +149,7 @@ impl State<'_> {
                 scout = 1;
             } else {
                 unexplored = unexplored.saturating_sub(scout);
-                [len, scout] = self.top_down(funnel, team, &mut marks, depth, &mut c)?;
+                [len, scout] = self.top_down(funnel, team, depth, &mut c)?;
                 depth += 1;
                 c.top_down += 1;
             }
@@ -174,7 +162,6 @@ impl State<'_> {
         &self,
         funnel: &Funnel,
         team: &Team,
-        marks: &mut [Mark; 2],
         depth: u32,
         c: &mut Counts,
     ) -> Result<[u64; 2], Stopped> {
@@ -183,45 +170,38 @@ impl State<'_> {
         let next = depth + 1;
         let alone = team.workers() == 1;
         let k = depth as usize % 2;
-        let frontier = self.lists[k].take(&mut marks[k]);
-        let next_list = &self.lists[1 - k];
         let (claimed_here, edges_here) = {
-            let mut found = lock(&self.found[team.worker()]);
-            let Found {
-                next: claimed,
-                remote,
-            } = &mut *found;
+            let frontier: Vec<_> = self.lists[k].iter().map(read).collect();
+            let total = frontier.iter().map(|l| l.len()).sum();
+            let mut claimed = write(&self.lists[1 - k][team.worker()]);
             claimed.clear();
+            let mut remote = lock(&self.remote[team.worker()]);
             let mut edges = 0;
-            let chunk = team.chunk_for(frontier.len, TOP_DOWN_CHUNK);
+            let chunk = team.chunk_for(total, TOP_DOWN_CHUNK);
             // A local: the loop stores to atomics, after which a field read through `self`
             // would be reloaded.
             let level = &self.level[..];
-            team.for_chunks_nowait(frontier.len, chunk, |r| {
-                c.stats.tasks += r.len() as u64;
-                for run in frontier.slices(r) {
-                    for &u in run {
-                        for &t in g.neighbors(u) {
-                            match locator.local(t) {
-                                Some(l) => {
-                                    // SAFETY: targets are below n (`load.rs` checks every file;
-                                    // the generators make none larger), for which the locator
-                                    // gives owned nodes' local ids, and `level` has one entry
-                                    // per owned node.
-                                    let slot = unsafe { level.get_unchecked(l as usize) };
-                                    if claim(slot, next, alone) {
-                                        claimed.push(l);
-                                        edges += g.degree(l);
-                                    }
+            team.for_chunks_nowait(total, chunk, |r| {
+                c.stats.tasks += for_each_in(&frontier, r, |u| {
+                    for &t in g.neighbors(u) {
+                        match locator.local(t) {
+                            Some(l) => {
+                                // SAFETY: targets are below n (`load.rs` checks every file;
+                                // the generators make none larger), for which the locator
+                                // gives owned nodes' local ids, and `level` has one entry
+                                // per owned node.
+                                let slot = unsafe { level.get_unchecked(l as usize) };
+                                if claim(slot, next, alone) {
+                                    claimed.push(l);
+                                    edges += g.degree(l);
                                 }
-                                None => remote[part.owner(t)].push(t),
                             }
+                            None => remote[part.owner(t)].push(t),
                         }
                     }
-                }
+                });
                 0
             });
-            next_list.append(claimed);
             (claimed.len() as u64, edges)
         };
         // One barrier for both sums: counts below 2^53 add exactly as floats.
@@ -234,25 +214,23 @@ impl State<'_> {
         let mut counts = [0u64; 2];
         if team.worker() == 0 {
             let mut out = vec![Vec::new(); ranks];
-            for f in &self.found {
-                let mut f = lock(f);
-                for (o, r) in out.iter_mut().zip(&mut f.remote) {
+            for r in &self.remote {
+                for (o, r) in out.iter_mut().zip(lock(r).iter_mut()) {
                     o.append(r);
                 }
             }
             let (arrived, _) = funnel
                 .exchange(team, &out)
                 .unwrap_or_else(|e| panic!("bfs exchange: {e}"));
-            let mut claimed = Vec::new();
+            let mut claimed = write(&self.lists[1 - k][0]);
             for t in arrived {
                 let l = part.local(t);
                 if claim(&self.level[l as usize], next, alone) {
                     claimed.push(l);
                     edges += g.degree(l);
+                    len += 1;
                 }
             }
-            next_list.append(&claimed);
-            len += claimed.len() as u64;
             counts = [len, self.edges_counted(len, edges)];
         }
         worker0_counts(funnel, team, counts)
@@ -272,15 +250,7 @@ impl State<'_> {
     }
 
     /// Marks the sparse frontier of level `depth` in `front` (owned part).
-    fn list_to_dense(
-        &self,
-        team: &Team,
-        marks: &mut [Mark; 2],
-        depth: u32,
-        front: &[AtomicU64],
-    ) -> Result<(), Stopped> {
-        let k = depth as usize % 2;
-        let frontier = self.lists[k].take(&mut marks[k]);
+    fn list_to_dense(&self, team: &Team, depth: u32, front: &[AtomicU64]) -> Result<(), Stopped> {
         let words = (self.halo.local as usize).div_ceil(64);
         team.for_chunks(words, NODE_CHUNK / 64, |r| {
             for w in &front[r] {
@@ -288,12 +258,12 @@ impl State<'_> {
             }
             0
         })?;
-        team.for_chunks(frontier.len, NODE_CHUNK, |r| {
-            for part in frontier.slices(r) {
-                for &l in part {
-                    front[l as usize / 64].fetch_or(1 << (l % 64), Relaxed);
-                }
-            }
+        let frontier: Vec<_> = self.lists[depth as usize % 2].iter().map(read).collect();
+        let total = frontier.iter().map(|l| l.len()).sum();
+        team.for_chunks(total, NODE_CHUNK, |r| {
+            for_each_in(&frontier, r, |l| {
+                front[l as usize / 64].fetch_or(1 << (l % 64), Relaxed);
+            });
             0
         })?;
         Ok(())
@@ -366,20 +336,19 @@ impl State<'_> {
     ) -> Result<u64, Stopped> {
         let words = (self.halo.local as usize).div_ceil(64);
         let found_here = {
-            let mut found = lock(&self.found[team.worker()]);
-            found.next.clear();
+            let mut found = write(&self.lists[depth as usize % 2][team.worker()]);
+            found.clear();
             team.for_chunks_nowait(words, NODE_CHUNK / 64, |r| {
                 for w in r {
                     let mut word = front[w].load(Relaxed);
                     while word != 0 {
-                        found.next.push(w as u32 * 64 + word.trailing_zeros());
+                        found.push(w as u32 * 64 + word.trailing_zeros());
                         word &= word - 1;
                     }
                 }
                 0
             });
-            self.lists[depth as usize % 2].append(&found.next);
-            found.next.len() as u64
+            found.len() as u64
         };
         global_count(funnel, team, found_here)
     }

@@ -15,7 +15,6 @@
 
 pub mod bfs;
 pub mod cc;
-pub mod frontier_list;
 pub mod ghosts;
 pub mod halo;
 pub mod pagerank;
