@@ -78,6 +78,12 @@ impl Termination {
         c.spare += 1;
     }
 
+    /// After `n` tasks finished, one after the other, with no idle step between.
+    #[inline]
+    pub fn on_done_many(&self, c: &mut Credit, n: u64) {
+        c.spare += n;
+    }
+
     /// Called now and then between tasks (every 256 in `for_each`, not after each, which would
     /// put a compare on the hot path): above `2 * BATCH` spares, keeps `BATCH`
     /// and gives the rest back, so a worker that only completes tasks does not hoard tokens.

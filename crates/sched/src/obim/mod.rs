@@ -631,15 +631,21 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
 
     #[inline(always)]
     fn pop(&mut self) -> Option<T> {
+        match self.pop_fast() {
+            Some(t) => Some(t),
+            None => self.pop_next_chunk(),
+        }
+    }
+
+    /// The next task of this worker's pop chunk in the current level. A push to an earlier
+    /// level nulls `pop_chunk`, so that level is popped from at once.
+    #[inline(always)]
+    fn pop_fast(&mut self) -> Option<T> {
         // SAFETY: a non-null `pop_chunk` is this worker's pop chunk in `cur`'s bag (see the
         // field), which no other worker touches.
-        if let Some(chunk) = unsafe { self.pop_chunk.as_mut() } {
-            if let Some(t) = chunk.pop_front() {
-                self.s.leveling.on_pop(&mut self.level_state);
-                return Some(t);
-            }
-        }
-        self.pop_next_chunk()
+        let t = unsafe { self.pop_chunk.as_mut() }?.pop_front()?;
+        self.s.leveling.on_pop(&mut self.level_state);
+        Some(t)
     }
 
     fn flush(&mut self) {
