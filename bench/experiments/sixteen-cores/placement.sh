@@ -3,7 +3,7 @@
 # where the workers run explain 2 threads being no faster than 1? The CPU topology the guest
 # sees, the cost of a barrier between pairs of CPUs, then SSSP on NY and grid1m (ordo's default,
 # obim tasks, GAPBS) with ordo's pinning against unpinned workers and against chosen CPU pairs,
-# and at 4-16 threads pinned against unpinned; medians of 5. About 3 minutes there.
+# and at 4-16 threads pinned against unpinned; medians of 5. About 20 s there.
 #   .dev/placement.sh [GRAPHS]          # default "ny grid1m"
 # Results under $OUT: placement.txt and placement.jsonl.
 set -u
@@ -31,25 +31,27 @@ el prep done
 {
 for g in $GRAPHS; do
   s=$(source_of $g); d=$(gapbs_delta_of $g)
-  o() { $O sssp $g.ordo --source $s --repeat 5 --no-verify --json "$@" 2>/dev/null | ot; }
-  gap() { $B/gapbs-sssp -f $g.wsg -r $((s - 1)) -d $d -n 5 | gt; }
+  # One row: LABEL, THREADS, the CPUs every run is held to ("" for any), then ordo's placement
+  # flags; GAPBS's OpenMP threads are never bound.
+  row() {
+    local label=$1 t=$2 cpus=$3; shift 3
+    local on=(); [ -n "$cpus" ] && on=(taskset -c "$cpus")
+    o() { "${on[@]}" $O sssp $g.ordo --source $s -t $t --repeat 5 --no-verify --json "$@" 2>/dev/null | ot; }
+    printf '%-26s %s %s %s\n' "$label" \
+      "$(OMP_NUM_THREADS=$t "${on[@]}" $B/gapbs-sssp -f $g.wsg -r $((s - 1)) -d $d -n 5 | gt)" \
+      "$(o "$@")" "$(o "$@" --algo priority -s obim)"
+  }
   echo "== $g sssp, ms (default = ordo's default; obim = --algo priority -s obim)"
   printf '%-26s %8s %8s %8s\n' placement gapbs default obim
-  printf '%-26s %s %s %s\n' "1 thread, pinned" "$(OMP_NUM_THREADS=1 gap)" "$(o -t 1)" "$(o -t 1 --algo priority -s obim)"
-  printf '%-26s %s %s %s\n' "1 thread, unpinned" "$(OMP_NUM_THREADS=1 gap)" "$(o -t 1 --no-pin)" "$(o -t 1 --no-pin --algo priority -s obim)"
-  printf '%-26s %s %s %s\n' "2, ordo pinned / omp free" "$(OMP_NUM_THREADS=2 gap)" "$(o -t 2)" "$(o -t 2 --algo priority -s obim)"
-  printf '%-26s %s %s %s\n' "2, unpinned" "$(OMP_NUM_THREADS=2 gap)" "$(o -t 2 --no-pin)" "$(o -t 2 --no-pin --algo priority -s obim)"
-  for pair in 0,1 0,2 0,8 0,15; do
-    tp() { taskset -c $pair "$@"; }
-    printf '%-26s %s %s %s\n' "2 on cpus $pair" "$(OMP_NUM_THREADS=2 tp $B/gapbs-sssp -f $g.wsg -r $((s - 1)) -d $d -n 5 | gt)" \
-      "$(tp $O sssp $g.ordo --source $s --repeat 5 --no-verify --json -t 2 --no-pin 2>/dev/null | ot)" \
-      "$(tp $O sssp $g.ordo --source $s --repeat 5 --no-verify --json -t 2 --no-pin --algo priority -s obim 2>/dev/null | ot)"
+  row "1 thread, pinned" 1 ""
+  row "1 thread, unpinned" 1 "" --no-pin
+  for t in 2 4 8 16; do
+    row "$t, ordo pinned / omp free" $t ""
+    row "$t, unpinned" $t "" --no-pin
   done
-  printf '%-26s %s %s %s\n' "2, omp bound to cores" "$(OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores gap)" "-" "-"
-  for t in 4 8 16; do
-    printf '%-26s %s %s %s\n' "$t, ordo pinned / omp free" "$(OMP_NUM_THREADS=$t gap)" "$(o -t $t)" "$(o -t $t --algo priority -s obim)"
-    printf '%-26s %s %s %s\n' "$t, unpinned" "$(OMP_NUM_THREADS=$t gap)" "$(o -t $t --no-pin)" "$(o -t $t --no-pin --algo priority -s obim)"
-  done
+  for pair in 0,1 0,2 0,8 0,15; do row "2 on cpus $pair" 2 $pair --no-pin; done
+  printf '%-26s %s\n' "2, omp bound to cores" \
+    "$(OMP_NUM_THREADS=2 OMP_PROC_BIND=close OMP_PLACES=cores $B/gapbs-sssp -f $g.wsg -r $((s - 1)) -d $d -n 5 | gt)"
 done
 } | tee -a $OUT/placement.txt
 el end

@@ -5,13 +5,14 @@
 //! a compare-and-swap and listed by the worker that claimed it, a remote one is sent to its
 //! owner (one exchange a level), which claims it there. A level's frontier is every worker's
 //! list read in place (ordo's `for_each_in`), so no worker concatenates them: a level costs
-//! one team collective at one rank, two at several (the second after the exchange). Bottom-up levels first refresh one frontier byte per ghost (the halo, one
-//! exchange), then every unreached owned node scans its in-neighbours, local or ghost, for
-//! one in the frontier. Every rank takes the same branch: the frontier's size and out-edges
+//! one team collective at one rank, two at several (the second after the exchange).
+//! Bottom-up levels first refresh one frontier byte per ghost (the halo, one exchange), then
+//! every unreached owned node scans its in-neighbours, local or ghost, for one in the
+//! frontier. Every rank takes the same branch: the frontier's size and out-edges
 //! are summed over the ranks at each level.
 
 use super::halo::Halo;
-use super::{global_count, lock, read, worker0_counts, write, Funnel};
+use super::{global_count, lock, read_parts, worker0_counts, write, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::Locate;
@@ -171,8 +172,7 @@ impl State<'_> {
         let alone = team.workers() == 1;
         let k = depth as usize % 2;
         let (claimed_here, edges_here) = {
-            let frontier: Vec<_> = self.lists[k].iter().map(read).collect();
-            let total = frontier.iter().map(|l| l.len()).sum();
+            let (frontier, total) = read_parts(&self.lists[k]);
             let mut claimed = write(&self.lists[1 - k][team.worker()]);
             claimed.clear();
             let mut remote = lock(&self.remote[team.worker()]);
@@ -207,7 +207,7 @@ impl State<'_> {
         // One barrier for both sums: counts below 2^53 add exactly as floats.
         let [len, edges] = team.sum_f64s([claimed_here as f64, edges_here as f64])?;
         let (mut len, mut edges) = (len as u64, edges as u64);
-        let ranks = funnel.ranks();
+        let ranks = part.ranks();
         if ranks == 1 {
             return Ok([len, self.edges_counted(len, edges)]);
         }
@@ -258,8 +258,7 @@ impl State<'_> {
             }
             0
         })?;
-        let frontier: Vec<_> = self.lists[depth as usize % 2].iter().map(read).collect();
-        let total = frontier.iter().map(|l| l.len()).sum();
+        let (frontier, total) = read_parts(&self.lists[depth as usize % 2]);
         team.for_chunks(total, NODE_CHUNK, |r| {
             for_each_in(&frontier, r, |l| {
                 front[l as usize / 64].fetch_or(1 << (l % 64), Relaxed);

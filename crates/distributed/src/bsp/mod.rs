@@ -64,11 +64,6 @@ impl<'a> Funnel<'a> {
         self.net
     }
 
-    /// The number of ranks (any worker may ask).
-    pub fn ranks(&self) -> usize {
-        self.net.size
-    }
-
     /// [`Net::exchange`] by worker 0 of a team, counted.
     pub fn exchange<T: Equivalence + Copy + Default>(
         &self,
@@ -177,6 +172,14 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// [`lock`] for reading a shared list.
 pub fn read<T>(m: &RwLock<T>) -> RwLockReadGuard<'_, T> {
     m.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Every worker's list, each read-locked, and their total length: a round's frontier read in
+/// place with `ordo_algos::sssp::delta_step::for_each_in`, no list copied.
+pub fn read_parts<T>(lists: &[RwLock<Vec<T>>]) -> (Vec<RwLockReadGuard<'_, Vec<T>>>, usize) {
+    let parts: Vec<_> = lists.iter().map(read).collect();
+    let total = parts.iter().map(|p| p.len()).sum();
+    (parts, total)
 }
 
 /// [`lock`] for rewriting a shared list (worker 0, between collectives).

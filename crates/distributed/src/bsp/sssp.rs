@@ -7,11 +7,12 @@
 //! round starts with the ranks agreeing on the lowest non-empty bucket anywhere (a minimum
 //! over workers, then over ranks); each worker hands over its bin of that bucket, and the
 //! team relaxes them in chunks, reading every bin in place (no worker concatenates them: a
-//! round costs two team collectives at one rank, the minimum and a barrier). A relaxation that lowers an owned node's label files an entry
-//! in the relaxing worker's bin; one for a remote node goes into the worker's outbox for its
-//! owner, unless a distance as small was sent to that node before (the smallest sent to each
-//! remote target is kept). A worker then keeps relaxing its own bin of the current bucket while it holds fewer
-//! than `FUSION_LIMIT` entries (bucket fusion). The round ends with one exchange of the
+//! round costs two team collectives at one rank, the minimum and a barrier). A relaxation
+//! that lowers an owned node's label files an entry in the relaxing worker's bin; one for a
+//! remote node goes into the worker's outbox for its owner, unless a distance as small was
+//! sent to that node before (the smallest sent to each remote target is kept). A worker then
+//! keeps relaxing its own bin of the current bucket while it holds fewer than `FUSION_LIMIT`
+//! entries (bucket fusion). At several ranks the round ends with one exchange of the
 //! outboxes; the arrivals are applied with an atomic minimum and filed in worker 0's bins.
 //! Entries carry their distance, so a node lowered twice while it waits is relaxed once.
 //!
@@ -20,7 +21,7 @@
 //! the run ends when it finds every bin empty right after an exchange.
 
 use super::ghosts::GhostIds;
-use super::{lock, read, write, Funnel};
+use super::{lock, read_parts, write, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::partition::{Locate, Locator};
@@ -282,8 +283,7 @@ impl<D: DistLabel> State<'_, D> {
             {
                 // Every worker's bin, read in place until this worker reaches the next
                 // round's minimum, before which no bin is handed over again.
-                let frontier: Vec<_> = self.handed.iter().map(read).collect();
-                let total = frontier.iter().map(|h| h.len()).sum();
+                let (frontier, total) = read_parts(&self.handed);
                 let mut bins = lock(&self.bins[w]);
                 let mut outbox = lock(&self.outbox[w]);
                 let chunk = team.chunk_for(total, CHUNK);
@@ -372,12 +372,10 @@ impl<D: DistLabel> State<'_, D> {
         }
     }
 
-    /// Worker 0: sends every worker's outbox, applies what arrives, files it in its bins.
+    /// Worker 0, at several ranks: sends every worker's outbox, applies what arrives, files
+    /// it in its bins.
     fn exchange<const SHARED: bool>(&self, funnel: &Funnel, team: &Team, c: &mut Counts) {
         let net = funnel.net(team);
-        if net.size == 1 {
-            return;
-        }
         let mut out = vec![Vec::new(); net.size];
         for o in &self.outbox {
             for (dst, part) in out.iter_mut().zip(lock(o).iter_mut()) {
