@@ -4,10 +4,11 @@
 //! * Each worker owns a sequential 4-ary heap and a [`StealBuffer`] holding its best
 //!   `steal_size` tasks, refilled from the heap after every push and pop once thieves emptied
 //!   it.
-//! * `pop`: first the tasks this worker stole earlier (a thread-local list, best first); then,
-//!   with probability `p_steal`, a steal attempt; then the better of its own heap top and its
-//!   own buffer (taking its own buffer is a steal from itself, so the owner never processes
-//!   worse tasks while its best ones wait for thieves); when it has nothing, steal attempts.
+//! * `pop`: first the tasks this worker stole earlier (a thread-local list, best first, which
+//!   `pop_fast` also hands out, so the worker runs them in its inner loop); then, with
+//!   probability `p_steal`, a steal attempt; then the better of its own heap top and its own
+//!   buffer (taking its own buffer is a steal from itself, so the owner never processes worse
+//!   tasks while its best ones wait for thieves); when it has nothing, steal attempts.
 //! * A steal picks a victim at random with the SMQ paper's NUMA weighting (queues of the own
 //!   package weight 1, others 1/K) and takes the victim's whole buffer if the victim's top is
 //!   better than the thief's own best.
@@ -221,7 +222,7 @@ impl<T: Task> Handle<T> for SmqHandle<'_, T> {
     }
 
     fn pop(&mut self) -> Option<T> {
-        if let Some((_, t)) = self.stolen.pop() {
+        if let Some(t) = self.pop_fast() {
             return Some(t);
         }
         if self.rng.chance(self.p_steal) {
@@ -249,6 +250,13 @@ impl<T: Task> Handle<T> for SmqHandle<'_, T> {
             }
             None => self.steal_when_empty(),
         }
+    }
+
+    /// The tasks of the last buffer this worker took (a steal, or its own buffer taken back),
+    /// which `pop` runs before anything else.
+    #[inline(always)]
+    fn pop_fast(&mut self) -> Option<T> {
+        self.stolen.pop().map(|(_, t)| t)
     }
 
     fn flush(&mut self) {
