@@ -4,7 +4,10 @@
 
 use crate::net::{DistResult, Net};
 use crate::partition::Partition;
-use ordo_graph::{Buf, BuildOptions, Graph, IdBase, WeightSpec};
+use ordo_graph::{
+    part_fingerprint, parts_are_symmetric, Buf, BuildOptions, Graph, IdBase, ReversePoint,
+    WeightSpec,
+};
 
 pub struct LocalGraph {
     pub part: Partition,
@@ -20,6 +23,27 @@ pub struct LocalGraph {
     pub id_base: IdBase,
     /// Where the graph came from: a format name or `generated`.
     pub origin: String,
+}
+
+/// How [`LocalGraph::undirected_simple`] made the view (reported as `undirected_view`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndirectedView {
+    /// The graph already was one.
+    AsRead,
+    /// A symmetric graph's lists sorted and cleared of repeats and self-loops in place.
+    ListsCleaned,
+    /// Built from every arc both ways.
+    Rebuilt,
+}
+
+impl UndirectedView {
+    pub fn name(self) -> &'static str {
+        match self {
+            UndirectedView::AsRead => "as read",
+            UndirectedView::ListsCleaned => "lists cleaned",
+            UndirectedView::Rebuilt => "rebuilt",
+        }
+    }
 }
 
 /// Arcs being moved to their owners: (source, target, weight) triples, flattened so MPI sends
@@ -209,12 +233,68 @@ impl LocalGraph {
         self.weights = Some(weights);
     }
 
+    /// Whether the whole graph's arcs come in reverse pairs, so that its out-lists are its
+    /// in-lists: [`ordo_graph::Graph::is_symmetric`]'s test across the ranks (a collective).
+    /// First the arcs' endpoint sums (one sum over the ranks), which turn most directed graphs
+    /// away; then every rank's fingerprint at a point rank 0 draws (two all-gathers). Three
+    /// multiplications modulo a prime per arc, no allocation.
+    pub fn is_symmetric(&self, net: &Net) -> bool {
+        // Tails, their squares, heads, their squares (modulo 2^64).
+        let mut sums = [0u64; 4];
+        for l in 0..self.local_nodes() {
+            let (u, d) = (self.global(l) as u64, self.degree(l));
+            sums[0] = sums[0].wrapping_add(d.wrapping_mul(u));
+            sums[1] = sums[1].wrapping_add(d.wrapping_mul(u.wrapping_mul(u)));
+        }
+        for &v in &self.targets {
+            let v = v as u64;
+            sums[2] = sums[2].wrapping_add(v);
+            sums[3] = sums[3].wrapping_add(v.wrapping_mul(v));
+        }
+        let sums = net.sum_u64s(sums);
+        if sums[0] != sums[2] || sums[1] != sums[3] {
+            return false;
+        }
+        let drawn = net.all_gather_u64s(&ReversePoint::random().to_words());
+        let at = ReversePoint::from_words([drawn[0], drawn[1], drawn[2]]);
+        let global = |l: usize| self.global(l as u32) as u64;
+        let mine = part_fingerprint(&self.offsets, &self.targets, None, global, at);
+        let all = net.all_gather_u64s(&mine);
+        parts_are_symmetric(all.chunks_exact(2).map(|p| [p[0], p[1]]))
+    }
+
+    /// Whether this rank's lists are strictly increasing and without their own node, as the
+    /// undirected simple view's are.
+    fn lists_sorted_simple(&self) -> bool {
+        (0..self.local_nodes()).all(|l| {
+            let (u, list) = (self.global(l), self.neighbors(l));
+            list.windows(2).all(|p| p[0] < p[1]) && list.binary_search(&u).is_err()
+        })
+    }
+
     /// The undirected simple graph (every arc both ways, no self-loops, no repeats, no
-    /// weights), as [`ordo_graph::undirected_simple`] makes it on one machine. Each arc, both
-    /// ways, becomes one 8-byte key (owner's local source, global target) at its source's
-    /// owner (one exchange; none on one rank), and the sorted keys, repeats dropped, are the
-    /// CSR: 16 bytes an arc at the peak.
-    pub fn undirected_simple(&self, net: &Net) -> DistResult<LocalGraph> {
+    /// weights), as [`ordo_graph::undirected_simple`] makes it on one machine (a collective).
+    /// A symmetric graph ([`is_symmetric`](Self::is_symmetric)) holds every arc's reverse
+    /// already, at its owner: it is returned as it is, less its weights, when its lists are
+    /// sorted and simple too, and otherwise each list is sorted and cleared of repeats and
+    /// self-loops where it is (4 bytes an arc more). Any other graph's arcs, both ways, become
+    /// one 8-byte key each (owner's local source, global target) at the source's owner (one
+    /// exchange; none on one rank), and the sorted keys, repeats dropped, are the CSR: 16
+    /// bytes an arc at the peak.
+    pub fn undirected_simple(self, net: &Net) -> DistResult<(LocalGraph, UndirectedView)> {
+        if self.is_symmetric(net) {
+            let simple = net.min_u64(u64::from(self.lists_sorted_simple())) == 1;
+            return Ok(match simple {
+                true => (
+                    LocalGraph {
+                        weights: None,
+                        ..self
+                    },
+                    UndirectedView::AsRead,
+                ),
+                false => (self.simplified_lists(net), UndirectedView::ListsCleaned),
+            });
+        }
         let part = &self.part;
         let key = |local: u32, v: u32| (local as u64) << 32 | v as u64;
         let mut keys: Vec<u64> = if net.size == 1 {
@@ -259,14 +339,42 @@ impl LocalGraph {
         let targets: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
         drop(keys);
         let m = net.sum_u64(targets.len() as u64);
-        Ok(LocalGraph::new(
+        let view = LocalGraph::new(
             net,
             part.clone(),
             m,
             (offsets, targets, None),
             self.id_base,
             &self.origin,
-        ))
+        );
+        Ok((view, UndirectedView::Rebuilt))
+    }
+
+    /// Every list sorted, without repeats or self-loops, no weights: the undirected simple
+    /// view of a symmetric graph (a collective: the arc count is summed).
+    fn simplified_lists(&self, net: &Net) -> LocalGraph {
+        let mut offsets = Vec::with_capacity(self.offsets.len());
+        offsets.push(0u64);
+        let mut targets = Vec::with_capacity(self.targets.len());
+        let mut list = Vec::new();
+        for l in 0..self.local_nodes() {
+            let u = self.global(l);
+            list.clear();
+            list.extend(self.neighbors(l).iter().copied().filter(|&v| v != u));
+            list.sort_unstable();
+            list.dedup();
+            targets.extend_from_slice(&list);
+            offsets.push(targets.len() as u64);
+        }
+        let m = net.sum_u64(targets.len() as u64);
+        LocalGraph::new(
+            net,
+            self.part.clone(),
+            m,
+            (offsets, targets, None),
+            self.id_base,
+            &self.origin,
+        )
     }
 
     /// The graph of the arcs `out` (sent to their owners under `part`), with this graph's ids

@@ -89,6 +89,13 @@ impl Net {
         out
     }
 
+    /// Every rank's `x` (the same length on every rank), concatenated in rank order.
+    pub fn all_gather_u64s(&self, x: &[u64]) -> Vec<u64> {
+        let mut all = vec![0u64; x.len() * self.size];
+        self.world.all_gather_into(x, &mut all[..]);
+        all
+    }
+
     /// Sum over ranks.
     pub fn sum_u64(&self, x: u64) -> u64 {
         let mut out = 0u64;

@@ -24,6 +24,7 @@ mod input;
 mod load;
 mod permute;
 mod symmetry;
+pub use symmetry::{part_fingerprint, parts_are_symmetric, ReversePoint};
 mod text;
 mod undirected;
 pub use undirected::undirected_adjacency;

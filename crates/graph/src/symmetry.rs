@@ -74,7 +74,7 @@ fn random_element(salt: u64) -> u64 {
 }
 
 /// The random point `(r, s, t)` at which the products are taken.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Point {
     r: u64,
     s: u64,
@@ -97,18 +97,20 @@ impl Point {
 /// Each product is kept as two running products (even and odd arcs of a list), so that four
 /// chains of dependent multiplications overlap: one chain's multiply-and-reduce latency, not
 /// its instruction count, limits a single-product loop.
+///
+/// The lists are `offsets`/`targets`; list `i` holds node `id(i)`'s arcs (the identity for a
+/// whole graph, the global ids of a part's nodes for a graph split over processes).
 fn fingerprints(
-    g: &Graph,
+    (offsets, targets): (&[u64], &[u32]),
     nodes: std::ops::Range<usize>,
+    id: impl Fn(usize) -> u64,
     at: Point,
     weights: Option<&[u32]>,
 ) -> (u64, u64) {
-    let offsets = g.offsets();
-    let targets = g.targets();
     let (mut forward, mut backward) = ([1u64; 2], [1u64; 2]);
-    for u in nodes {
-        let (start, end) = (offsets[u] as usize, offsets[u + 1] as usize);
-        let u = u as u64;
+    for i in nodes {
+        let (start, end) = (offsets[i] as usize, offsets[i + 1] as usize);
+        let u = id(i);
         // r - u and r - s u, canonical: then each factor needs no more than one fold.
         let r_u = canonical(at.r + P - u);
         let r_su = canonical(at.r + P - canonical(mul(at.s, u)));
@@ -142,7 +144,62 @@ fn fingerprints(
     (mul(forward[0], forward[1]), mul(backward[0], backward[1]))
 }
 
+/// The random point of the reverse-pair test for a graph split over processes: one process
+/// draws it ([`ReversePoint::random`]) and sends its words to the others.
+#[derive(Clone, Copy, Debug)]
+pub struct ReversePoint(Point);
+
+impl ReversePoint {
+    pub fn random() -> ReversePoint {
+        ReversePoint(Point::random())
+    }
+
+    pub fn to_words(self) -> [u64; 3] {
+        [self.0.r, self.0.s, self.0.t]
+    }
+
+    /// The point of `to_words`'s words (any words give a valid point).
+    pub fn from_words([r, s, t]: [u64; 3]) -> ReversePoint {
+        ReversePoint(Point {
+            r: r % P,
+            s: s % P,
+            t: t % P,
+        })
+    }
+}
+
+/// One part's products `A` and `B` (module docs) at `at`: list `i` of `offsets`/`targets`
+/// (and of `weights`, which join the factors when given) holds the arcs of the node whose
+/// global id is `id(i)`, and targets are global ids. The parts of a graph agree in
+/// [`parts_are_symmetric`] exactly when the whole graph would pass
+/// [`Graph::is_symmetric`] (or its weighted form), with the same bound.
+pub fn part_fingerprint(
+    offsets: &[u64],
+    targets: &[u32],
+    weights: Option<&[u32]>,
+    id: impl Fn(usize) -> u64,
+    at: ReversePoint,
+) -> [u64; 2] {
+    let n = offsets.len().saturating_sub(1);
+    let (f, b) = fingerprints((offsets, targets), 0..n, id, at.0, weights);
+    [canonical(f), canonical(b)]
+}
+
+/// Whether the parts' fingerprints, taken at one point, say the whole graph's arcs come in
+/// reverse pairs.
+pub fn parts_are_symmetric(parts: impl IntoIterator<Item = [u64; 2]>) -> bool {
+    let (f, b) = parts
+        .into_iter()
+        .fold((1, 1), |(f, b), [pf, pb]| (mul(f, pf), mul(b, pb)));
+    canonical(f) == canonical(b)
+}
+
 impl Graph {
+    /// The CSR arrays the fingerprints read.
+    fn lists(&self) -> (&[u64], &[u32]) {
+        (self.offsets(), self.targets())
+    }
+
     /// Whether every arc `u -> v` has a reverse `v -> u`, as many times as it occurs itself: then
     /// the graph's out-lists are its in-lists. One pass over the arcs on `threads` threads;
     /// a graph that is not symmetric is reported symmetric with probability below `m / 2^61`
@@ -209,7 +266,7 @@ impl Graph {
             .clamp(1, 64)
             .min(self.num_edges() / ARCS_PER_THREAD + 1);
         let (forward, backward) = if parts == 1 {
-            fingerprints(self, 0..n, at, weights)
+            fingerprints(self.lists(), 0..n, |u| u as u64, at, weights)
         } else {
             let bounds = self.balanced_node_bounds(parts);
             std::thread::scope(|scope| {
@@ -217,7 +274,9 @@ impl Graph {
                     .windows(2)
                     .map(|w| {
                         let range = w[0]..w[1];
-                        scope.spawn(move || fingerprints(self, range, at, weights))
+                        scope.spawn(move || {
+                            fingerprints(self.lists(), range, |u| u as u64, at, weights)
+                        })
                     })
                     .collect();
                 handles
@@ -400,6 +459,47 @@ mod tests {
             None
         );
         assert_eq!(graph(2, &[(0, 0), (0, 1), (1, 0)]).pairing(1), None);
+    }
+
+    /// The fingerprints of `g` split into parts holding every `parts`-th node (the cyclic
+    /// layout, whose lists are not contiguous in id), at one point.
+    fn split_fingerprints(g: &Graph, parts: usize, weighted: bool) -> Vec<[u64; 2]> {
+        let at = ReversePoint::from_words(ReversePoint::random().to_words());
+        let n = g.num_nodes();
+        (0..parts)
+            .map(|p| {
+                let ids: Vec<usize> = (p..n).step_by(parts).collect();
+                let mut offsets = vec![0u64];
+                let (mut targets, mut weights) = (Vec::new(), Vec::new());
+                for &u in &ids {
+                    for (v, w) in g.out_edges(u as u32) {
+                        targets.push(v);
+                        weights.push(w);
+                    }
+                    offsets.push(targets.len() as u64);
+                }
+                let w = weighted.then_some(&weights[..]);
+                part_fingerprint(&offsets, &targets, w, |i| ids[i] as u64, at)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parts_agree_exactly_when_the_whole_graph_is_symmetric() {
+        let grid = gen::road_grid(30, 20, 3, &BuildOptions::default()).unwrap();
+        for parts in [1, 2, 3, 7] {
+            assert!(parts_are_symmetric(split_fingerprints(&grid, parts, false)));
+        }
+        let directed = graph(4, &[(0, 1), (1, 0), (1, 2), (2, 3), (3, 2)]);
+        for parts in [1, 2, 3] {
+            assert!(!parts_are_symmetric(split_fingerprints(
+                &directed, parts, false
+            )));
+        }
+        // Reverse pairs of unequal weights: symmetric, but not with the weights in the factors.
+        let uneven = weighted(2, &[(0, 1, 3), (1, 0, 4)]);
+        assert!(parts_are_symmetric(split_fingerprints(&uneven, 2, false)));
+        assert!(!parts_are_symmetric(split_fingerprints(&uneven, 2, true)));
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub struct BfsRun {
 
 struct State<'a> {
     g: &'a LocalGraph,
-    halo: &'a Halo,
+    halo: &'a Halo<'a>,
     level: Vec<AtomicU32>,
     /// The sparse frontiers (owned local ids), one list per worker: level `k`'s nodes are
     /// in `lists[k % 2]`, each list written by its worker (worker 0 also lists the claimed
@@ -65,7 +65,7 @@ struct Counts {
 pub fn run(
     net: &Net,
     g: &LocalGraph,
-    halo: &Halo,
+    halo: &Halo<'_>,
     source: u32,
     exec: &ExecConfig,
 ) -> DistResult<BfsRun> {

@@ -5,7 +5,11 @@
 //! a ghost value with one array access.
 //!
 //! Built in two exchanges: every arc goes to its target's owner (the transpose), then every
-//! rank tells each owner which of its nodes it keeps ghosts of. [`Halo::refresh`] then
+//! rank tells each owner which of its nodes it keeps ghosts of. A symmetric graph
+//! ([`LocalGraph::is_symmetric`]) needs no transpose: a node's out-list is its in-list, so
+//! the in-lists are the rank's own lists: at one rank those very lists, borrowed; at several,
+//! a copy renumbered into the halo's index space (4 bytes an arc, against the transpose's 12
+//! and its exchange). [`Halo::refresh`] then
 //! sends each ghost's value from its owner in one exchange: the owner packs the values in the
 //! order the ghost's rank asked for them (by id), and what arrives comes concatenated in rank
 //! order: ghost order for contiguous ranges, put in place through a permutation otherwise.
@@ -16,16 +20,19 @@ use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use mpi::datatype::Equivalence;
 use ordo_exec::Team;
+use std::borrow::Cow;
 
-pub struct Halo {
+pub struct Halo<'g> {
     /// Nodes this rank owns.
     pub local: u32,
     /// The first ghost's index: `local` rounded up to a multiple of 64, so that a bitmap over
     /// the index space has no word shared by owned nodes and ghosts.
     pub ghost_base: u32,
+    /// The in-lists are the graph's own out-lists (a symmetric graph), not a transpose.
+    pub from_out_lists: bool,
     /// In-CSR over the owned nodes, sources as indices of the halo's index space.
-    pub offsets: Vec<u64>,
-    pub sources: Vec<u32>,
+    pub offsets: Cow<'g, [u64]>,
+    pub sources: Cow<'g, [u32]>,
     /// The global id of each ghost, increasing.
     pub ghosts: Vec<u32>,
     /// The ghost that each value of a refresh lands in, in the order they arrive (by owner
@@ -35,20 +42,29 @@ pub struct Halo {
     send: Vec<Vec<u32>>,
 }
 
-impl Halo {
+/// A built CSR, owned by the halo.
+fn owned<'g>((offsets, sources): (Vec<u64>, Vec<u32>)) -> (Cow<'g, [u64]>, Cow<'g, [u32]>) {
+    (Cow::Owned(offsets), Cow::Owned(sources))
+}
+
+impl<'g> Halo<'g> {
     /// The in-edges and ghosts of `g`'s nodes (a collective: every rank calls it).
-    pub fn build(net: &Net, g: &LocalGraph) -> DistResult<Halo> {
+    pub fn build(net: &Net, g: &'g LocalGraph) -> DistResult<Halo<'g>> {
         let part = &g.part;
         let local = g.local_nodes();
-        // The transpose: (target, source) pairs to the target's owner. Pairs arrive by
-        // source rank, each rank's in its own node order, and the transpose keeps that order:
+        // Sources are global ids here (local ones at one rank), halo indices below. The
+        // transpose: (target, source) pairs to the target's owner. Pairs arrive by source
+        // rank, each rank's in its own node order, and the transpose keeps that order:
         // in-lists come out sorted by source for contiguous ranges.
-        let (offsets, mut sources) = if net.size == 1 {
-            transpose(local, |f| {
+        let from_out_lists = g.is_symmetric(net);
+        let (offsets, mut sources) = if from_out_lists {
+            (Cow::Borrowed(&g.offsets[..]), Cow::Borrowed(&g.targets[..]))
+        } else if net.size == 1 {
+            owned(transpose(local, |f| {
                 for l in 0..local {
                     g.neighbors(l).iter().for_each(|&t| f(t, l));
                 }
-            })
+            }))
         } else {
             let mut out = vec![Vec::<u32>::new(); net.size];
             for l in 0..local {
@@ -59,9 +75,9 @@ impl Halo {
             }
             let (flat, _) = net.exchange(&out)?;
             drop(out);
-            transpose(local, |f| {
+            owned(transpose(local, |f| {
                 flat.chunks_exact(2).for_each(|p| f(part.local(p[0]), p[1]));
-            })
+            }))
         };
         let mine = |s: u32| part.owner(s) == net.rank;
         let ghost_base = local.next_multiple_of(64);
@@ -77,7 +93,7 @@ impl Halo {
                     "too many ghost nodes for 32-bit indices".into(),
                 ));
             }
-            for s in &mut sources {
+            for s in sources.to_mut() {
                 *s = if mine(*s) {
                     part.local(*s)
                 } else {
@@ -108,12 +124,21 @@ impl Halo {
         Ok(Halo {
             local,
             ghost_base,
+            from_out_lists,
             offsets,
             sources,
             ghosts,
             arrival,
             send,
         })
+    }
+
+    /// Where the in-lists came from, for reports: `out-lists` or `transpose`.
+    pub fn in_edges_origin(&self) -> &'static str {
+        match self.from_out_lists {
+            true => "out-lists",
+            false => "transpose",
+        }
     }
 
     /// The length of a value array the pull loops index: owned nodes, padding, ghosts.

@@ -121,7 +121,7 @@ impl Share for AtomicF64 {
 }
 
 struct State<'a, S> {
-    halo: &'a Halo,
+    halo: &'a Halo<'a>,
     /// Shares of the owned nodes, then of the ghosts.
     share: Vec<S>,
     /// Out-degree (at least 1: a dangling node's share is its value) of each owned node.
@@ -145,7 +145,7 @@ struct State<'a, S> {
 pub fn run(
     net: &Net,
     g: &LocalGraph,
-    halo: &Halo,
+    halo: &Halo<'_>,
     tolerance: f64,
     exec: &ExecConfig,
 ) -> DistResult<PullRun> {
@@ -160,7 +160,7 @@ pub fn run(
 fn run_with<S: Share>(
     net: &Net,
     g: &LocalGraph,
-    halo: &Halo,
+    halo: &Halo<'_>,
     stop: f64,
     exec: &ExecConfig,
 ) -> DistResult<PullRun> {

@@ -133,9 +133,12 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
         g.assign_weights(spec);
         weights = Some(spec);
     }
-    let g = match a.app {
-        App::Cc | App::Tc => g.undirected_simple(net)?,
-        _ => g,
+    let (g, view) = match a.app {
+        App::Cc | App::Tc => {
+            let (g, view) = g.undirected_simple(net)?;
+            (g, Some(view))
+        }
+        _ => (g, None),
     };
     net.world_barrier();
     let load_s = t.elapsed().as_secs_f64();
@@ -157,6 +160,9 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
     out.insert("threads".into(), json!(threads));
     out.insert("partition".into(), json!(g.part.name()));
     out.insert("load_s".into(), json!(load_s));
+    if let Some(view) = view {
+        out.insert("undirected_view".into(), json!(view.name()));
+    }
     out.insert(
         "local_edges".into(),
         json!(gather_all(net, g.targets.len() as u64)),

@@ -9,10 +9,7 @@ use serde_json::{json, Map, Value};
 use std::time::Instant;
 
 pub fn gather_all(net: &Net, x: u64) -> Vec<u64> {
-    use mpi::collective::CommunicatorCollectives;
-    let mut all = vec![0u64; net.size];
-    net.world.all_gather_into(&x, &mut all[..]);
-    all
+    net.all_gather_u64s(&[x])
 }
 
 /// Records, messages, bytes and buffering over the whole job.

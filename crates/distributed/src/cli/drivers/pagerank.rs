@@ -61,6 +61,7 @@ pub fn pagerank(
         let halo = Halo::build(net, g)?;
         net.world_barrier();
         out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
+        out.insert("in_edges".into(), json!(halo.in_edges_origin()));
         out.insert(
             "ghosts".into(),
             json!(net.sum_u64(halo.ghosts.len() as u64)),

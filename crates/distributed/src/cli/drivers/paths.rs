@@ -49,6 +49,7 @@ pub fn paths(
             let halo = Halo::build(net, g)?;
             net.world_barrier();
             out.insert("prep_s".into(), json!(t.elapsed().as_secs_f64()));
+            out.insert("in_edges".into(), json!(halo.in_edges_origin()));
             let run = ordo_dist::bsp::bfs::run(net, g, &halo, source, &exec)?;
             out.insert("scheduler".into(), json!("none"));
             out.insert("top_down_steps".into(), json!(run.top_down_steps));
