@@ -103,8 +103,9 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 pub const SINGLE_PRECISION_STOP: f64 = 1e-5;
 
 /// A node's share `y_u / outdeg(u)` as the pull loop stores it, and the arithmetic of a node's
-/// update (module docs, Precision).
-trait Share: Send + Sync + Sized {
+/// update (module docs, Precision). [`AtomicF32`] below [`SINGLE_PRECISION_STOP`], else
+/// [`AtomicF64`].
+pub trait Share: Send + Sync + Sized {
     /// What sums and new values are computed in.
     type Num: Copy + Into<f64> + std::ops::Add<Output = Self::Num>;
     /// The relative error of a stored share, read back as a value (share times degree).
@@ -208,7 +209,7 @@ impl Share for AtomicF64 {
 }
 
 /// An `f32` share as the bits of an atomic word (plain loads and stores, as [`AtomicF64`]'s).
-type AtomicF32 = AtomicU32;
+pub type AtomicF32 = AtomicU32;
 
 /// `f32`'s unit roundoff.
 const U32: f64 = f32::EPSILON as f64 / 2.0;
@@ -335,7 +336,7 @@ pub fn run(
 
 /// How a node's in-neighbours' shares are summed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Gather {
+pub enum Gather {
     /// [`gather_unrolled`]
     Unrolled,
     /// [`gather_blocked`]
@@ -344,7 +345,7 @@ enum Gather {
 
 impl Gather {
     /// The gather for share arrays of `bytes` bytes ([`CACHED_SHARES`]).
-    fn for_shares(bytes: usize) -> Gather {
+    pub fn for_shares(bytes: usize) -> Gather {
         if bytes > CACHED_SHARES {
             Gather::Blocked
         } else {
@@ -603,13 +604,20 @@ impl<S: Share> State<'_, S> {
     ) -> Result<Last, Stopped> {
         let base = self.base();
         let (from, to): (&[S], &[S]) = (&self.shares[read], &self.shares[write]);
+        let (in_offsets, sources) = self.incoming.csr();
+        // SAFETY: InEdges' offsets are non-decreasing and end at `sources.len()`, its sources
+        // are below n, and the share arrays have n entries (`run_with`).
+        let pull_loop = unsafe {
+            PullLoop::new(
+                (in_offsets, sources),
+                (&self.degree, &self.inverse),
+                self.g.num_nodes(),
+                self.gather,
+            )
+        };
         let (mut delta, mut total, mut dangling) = (0.0, 0.0, 0.0);
         team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
-            let (d, t, nodes) = if self.gather == Gather::Blocked {
-                self.pull_chunk::<true>(from, to, r.clone(), skipped.pulling, base)
-            } else {
-                self.pull_chunk::<false>(from, to, r.clone(), skipped.pulling, base)
-            };
+            let (d, t, nodes) = pull_loop.pull_chunk(from, to, r.clone(), skipped.pulling, base);
             // The chunk's new values of nodes without out-arcs (a share is such a node's
             // value), final for this iteration: only this worker writes them.
             // (`for_each_run` without a bitmap would take the whole chunk.)
@@ -634,16 +642,52 @@ impl<S: Share> State<'_, S> {
             corrections: 0,
         })
     }
+}
 
-    /// Pulls the nodes of the chunk `r` (those of `pulling` when given): their values from the
-    /// shares in `from`, their new shares into `to`. Returns the L1 change, the sum of the new
-    /// values and the number of nodes pulled. `BLOCKED` picks [`gather_blocked`] over
-    /// [`gather_unrolled`].
+/// The pull loop of [`run`] over in-lists and shares that its caller keeps: `ordo-dist`'s
+/// ranks run it on their own nodes, whose shares are followed by ghost copies of remote ones.
+pub struct PullLoop<'a, S> {
+    offsets: &'a [u64],
+    sources: &'a [u32],
+    degree: &'a [S],
+    inverse: &'a [S],
+    /// The length of the share arrays the loop reads and writes.
+    shares: usize,
+    gather: Gather,
+}
+
+impl<'a, S: Share> PullLoop<'a, S> {
+    /// The loop over the in-lists `offsets`/`sources` of `degree.len()` nodes, with their
+    /// out-degrees (1 for a node without out-arcs) and inverses as shares, on share arrays of
+    /// `shares` entries.
     ///
-    /// Not inlined: inside the sweep's closure the loop ran short of registers and reloaded
-    /// two array pointers from the stack per node.
-    #[inline(never)]
-    fn pull_chunk<const BLOCKED: bool>(
+    /// # Safety
+    /// `offsets` is non-decreasing and ends at most at `sources.len()`, and every source is
+    /// below `shares`: the loop reads them without bounds checks.
+    pub unsafe fn new(
+        (offsets, sources): (&'a [u64], &'a [u32]),
+        (degree, inverse): (&'a [S], &'a [S]),
+        shares: usize,
+        gather: Gather,
+    ) -> Self {
+        assert!(degree.len() == inverse.len() && offsets.len() > degree.len());
+        assert!(degree.len() <= shares);
+        PullLoop {
+            offsets,
+            sources,
+            degree,
+            inverse,
+            shares,
+            gather,
+        }
+    }
+
+    /// Pulls the nodes of the chunk `r` (those of `pulling` when given; `r` starts on one of
+    /// its words): their values `base + α Σ` of their in-neighbours' shares in `from`, their
+    /// new shares into `to` (the same array for a Gauss-Seidel sweep). Returns the L1 change,
+    /// the sum of the new values and the number of nodes pulled.
+    #[inline(always)]
+    pub fn pull_chunk(
         &self,
         from: &[S],
         to: &[S],
@@ -651,11 +695,32 @@ impl<S: Share> State<'_, S> {
         pulling: Option<&Bitmap>,
         base: S::Num,
     ) -> (f64, f64, u64) {
-        // Checked once per chunk, so the runs read without bounds checks: the offsets have
-        // n + 1 entries and the share, degree and inverse arrays n (`run_with`).
-        assert!(r.end < self.incoming.csr().0.len() && r.end <= to.len());
-        let (d, i) = (&self.degree, &self.inverse);
-        assert!(from.len() == to.len() && d.len() == to.len() && i.len() == to.len());
+        if self.gather == Gather::Blocked {
+            self.pull_chunk_with::<true>(from, to, r, pulling, base)
+        } else {
+            self.pull_chunk_with::<false>(from, to, r, pulling, base)
+        }
+    }
+
+    /// [`pull_chunk`](Self::pull_chunk) with [`gather_blocked`] (`BLOCKED`) or
+    /// [`gather_unrolled`].
+    ///
+    /// Not inlined: inside the sweep's closure the loop ran short of registers and reloaded
+    /// two array pointers from the stack per node.
+    #[inline(never)]
+    fn pull_chunk_with<const BLOCKED: bool>(
+        &self,
+        from: &[S],
+        to: &[S],
+        r: Range<usize>,
+        pulling: Option<&Bitmap>,
+        base: S::Num,
+    ) -> (f64, f64, u64) {
+        // Checked once per chunk, so the runs read without bounds checks: the offsets have an
+        // entry past every node, the degrees and inverses one per node (`new`), and the shares
+        // `self.shares`, which the sources stay below.
+        assert!(r.end < self.offsets.len() && r.end <= self.degree.len());
+        assert!(from.len() == self.shares && to.len() == self.shares);
         // Sums local to the chunk, in registers rather than in the captured variables.
         let mut sums = (0.0, 0.0);
         let Some(bits) = pulling else {
@@ -684,8 +749,8 @@ impl<S: Share> State<'_, S> {
     /// Pulls the consecutive nodes `r`, adding their change and new values to `sums`.
     ///
     /// # Safety
-    /// `r.end` is at most n, and `from`, `to` and the degree and inverse arrays have n entries
-    /// (`pull_chunk` checks).
+    /// `r.end` is at most the node count, and `from` and `to` have `self.shares` entries
+    /// (`pull_chunk_with` checks).
     #[inline(always)]
     unsafe fn pull_run<const BLOCKED: bool>(
         &self,
@@ -695,16 +760,16 @@ impl<S: Share> State<'_, S> {
         base: S::Num,
         sums: &mut (f64, f64),
     ) {
-        let (in_offsets, sources) = self.incoming.csr();
-        let (degrees, inverses) = (&self.degree[..], &self.inverse[..]);
+        let (in_offsets, sources) = (self.offsets, self.sources);
+        let (degrees, inverses) = (self.degree, self.inverse);
         let (mut delta, mut total) = *sums;
         // A node's edges end where the next node's begin, so each offset is read once.
         // SAFETY (all `get_unchecked` below): `v < r.end` and the caller's promise.
         let mut in_lo = unsafe { *in_offsets.get_unchecked(r.start) as usize };
         for v in r {
             let in_hi = unsafe { *in_offsets.get_unchecked(v + 1) as usize };
-            // SAFETY: InEdges' offsets are non-decreasing and end at `sources.len()`, and its
-            // sources are below n, the shares' length (the gathers' contract).
+            // SAFETY: the offsets are non-decreasing and end within `sources`, and the sources
+            // are below the shares' length (`new`'s contract, the gathers').
             let pulled = unsafe {
                 let sources = sources.get_unchecked(in_lo..in_hi);
                 if BLOCKED {
@@ -730,7 +795,7 @@ impl<S: Share> State<'_, S> {
 /// Calls `f` on each run of consecutive nodes of the chunk `r` (which starts on a bitmap word)
 /// whose bits are set in `bits`, or on all of `r` when `bits` is `None`.
 #[inline(always)]
-fn for_each_run(bits: Option<&Bitmap>, r: Range<usize>, mut f: impl FnMut(Range<usize>)) {
+pub fn for_each_run(bits: Option<&Bitmap>, r: Range<usize>, mut f: impl FnMut(Range<usize>)) {
     let Some(bits) = bits else {
         return f(r);
     };

@@ -13,11 +13,12 @@
 //! from sums the sweep adds up anyway). Nodes without in-edges hold `(1 - α) / n` from the
 //! start, as in `pull`.
 //!
-//! **Precision.** As in `pull`, a run asking for an L1 change of at least
-//! [`SINGLE_PRECISION_STOP`] stores shares as `f32`, half the bytes the pull loop gathers
-//! and a refresh sends; sums, values and changes are computed in `f64` either way. A stored
-//! share is then within `u = 2^-24` of its value's quotient (one rounding to `f32`), which
-//! adds `(1 + α) u |y'|₁ / (1 - α)` to the bound, as `pull`'s `SHARE_ROUNDOFF` term does.
+//! **The loop.** A sweep is `ordo_algos::pagerank::pull`'s own loop (`PullLoop`) over the
+//! halo's in-lists, with its shares (`f32` when the run asks for an L1 change of at least
+//! [`SINGLE_PRECISION_STOP`], else `f64`), its arithmetic, its gather for the share array's
+//! size, and its skipping of the nodes without in-edges; so the rounding terms of the error
+//! bound are `pull`'s (module docs, Precision). A rank's share array holds its own nodes' shares
+//! and then its ghosts', which a refresh writes from the owners' stored bits.
 
 use super::halo::Halo;
 use super::{global_sums, Funnel};
@@ -25,15 +26,17 @@ use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
 use crate::runtime::Ran;
 use mpi::datatype::Equivalence;
-use ordo_algos::pagerank::pull::SINGLE_PRECISION_STOP;
+use ordo_algos::pagerank::pull::{
+    for_each_run, AtomicF32, Gather, PullLoop, Share, MAX_ITERATIONS, SINGLE_PRECISION_STOP,
+};
 use ordo_algos::pagerank::{capped, AtomicF64, DAMPING};
+use ordo_exec::frontier::Bitmap;
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
-/// Iterations at most, as `ordo_algos::pagerank::pull`.
-const MAX_ITERATIONS: u32 = ordo_algos::pagerank::pull::MAX_ITERATIONS;
-/// Owned nodes per chunk of a sweep.
+/// Owned nodes per chunk of a sweep: whole words of the node bitmaps.
 const CHUNK: usize = 2048;
+const _: () = assert!(CHUNK.is_multiple_of(64));
 /// A mass correction is made when the values' total is off by at least this part of the last
 /// iteration's change (as `ordo_algos::pagerank::pull`).
 const CORRECTION_SHARE: f64 = 0.25;
@@ -53,65 +56,30 @@ pub struct PullRun {
     pub ran: Ran,
 }
 
-/// A share as stored: written whole by the worker that owns its node (worker 0 for ghosts,
-/// between collectives), read by any. Relaxed: a read during a sweep may see the old or the
-/// new share, which the error bound allows (module docs), and no other data hangs on it.
-trait Share: Send + Sync {
-    /// What a refresh sends.
+/// A share of `pull`'s loop as a refresh sends it: its stored bits, so a ghost holds exactly
+/// its owner's share. Written whole by the worker that owns its node (worker 0 for ghosts,
+/// between collectives), read by any (Relaxed, as `pull`'s shares).
+trait Sent: Share {
     type Wire: Equivalence + Copy + Default;
-    /// The relative error of a stored share against its exact quotient.
-    const ROUNDOFF: f64;
     const BITS: u32;
-    fn new(x: f64) -> Self;
-    fn get(&self) -> f64;
-    fn set(&self, x: f64);
     fn wire(&self) -> Self::Wire;
     fn set_wire(&self, w: Self::Wire);
 }
 
-/// An `f32` share (`ordo_algos::pagerank::AtomicF64` is the `f64` one).
-struct Single(AtomicU32);
-
-impl Share for Single {
+impl Sent for AtomicF32 {
     type Wire = f32;
-    // One rounding to f32, and the f64 quotient's own.
-    const ROUNDOFF: f64 = 1.0 / (1u64 << 24) as f64 + 2.0 * f64::EPSILON;
     const BITS: u32 = 32;
-    fn new(x: f64) -> Self {
-        Single(AtomicU32::new((x as f32).to_bits()))
-    }
-    #[inline]
-    fn get(&self) -> f64 {
-        f32::from_bits(self.0.load(Relaxed)) as f64
-    }
-    #[inline]
-    fn set(&self, x: f64) {
-        self.0.store((x as f32).to_bits(), Relaxed);
-    }
     fn wire(&self) -> f32 {
-        f32::from_bits(self.0.load(Relaxed))
+        f32::from_bits(self.load(Relaxed))
     }
     fn set_wire(&self, w: f32) {
-        self.0.store(w.to_bits(), Relaxed);
+        self.store(w.to_bits(), Relaxed);
     }
 }
 
-impl Share for AtomicF64 {
+impl Sent for AtomicF64 {
     type Wire = f64;
-    // One division, one product.
-    const ROUNDOFF: f64 = 1.5 * f64::EPSILON;
     const BITS: u32 = 64;
-    fn new(x: f64) -> Self {
-        AtomicF64::new(x)
-    }
-    #[inline]
-    fn get(&self) -> f64 {
-        AtomicF64::get(self)
-    }
-    #[inline]
-    fn set(&self, x: f64) {
-        AtomicF64::set(self, x);
-    }
     fn wire(&self) -> f64 {
         AtomicF64::get(self)
     }
@@ -124,13 +92,15 @@ struct State<'a, S> {
     halo: &'a Halo<'a>,
     /// Shares of the owned nodes, then of the ghosts.
     share: Vec<S>,
-    /// Out-degree (at least 1: a dangling node's share is its value) of each owned node.
-    degree: Vec<f64>,
-    /// Its inverse: an update multiplies by it rather than divide (a division's latency lies
-    /// in the chain from node to node of a Gauss-Seidel sweep).
-    inverse: Vec<f64>,
-    /// The owned nodes without out-arcs, a bit each.
-    dangling: Vec<u64>,
+    /// Out-degree of each owned node (at least 1: a dangling node's share is its value), and
+    /// its inverse, as `pull` keeps them.
+    degree: Vec<S>,
+    inverse: Vec<S>,
+    /// The owned nodes with in-edges; `None` when all have some.
+    pulling: Option<Bitmap>,
+    /// The owned nodes with in-edges and without out-arcs; `None` when there are none.
+    dangling: Option<Bitmap>,
+    gather: Gather,
     base: f64,
     /// The normalized L1 change to stop below.
     stop: f64,
@@ -151,13 +121,13 @@ pub fn run(
 ) -> DistResult<PullRun> {
     let stop = tolerance * g.num_nodes() as f64;
     if stop >= SINGLE_PRECISION_STOP {
-        run_with::<Single>(net, g, halo, stop, exec)
+        run_with::<AtomicF32>(net, g, halo, stop, exec)
     } else {
         run_with::<AtomicF64>(net, g, halo, stop, exec)
     }
 }
 
-fn run_with<S: Share>(
+fn run_with<S: Sent>(
     net: &Net,
     g: &LocalGraph,
     halo: &Halo<'_>,
@@ -166,41 +136,45 @@ fn run_with<S: Share>(
 ) -> DistResult<PullRun> {
     let n = g.num_nodes() as f64;
     let local = g.local_nodes() as usize;
-    let degree: Vec<f64> = (0..local as u32)
-        .map(|l| g.neighbors(l).len().max(1) as f64)
-        .collect();
-    let inverse = degree.iter().map(|d| 1.0 / d).collect();
-    let mut dangling = vec![0u64; local.div_ceil(64)];
+    let base = (1.0 - DAMPING) / n;
+    // Ghosts start at zero: the first iteration refreshes them before any sweep reads them.
+    let (share, degree, inverse) = (S::zeros(halo.len()), S::zeros(local), S::zeros(local));
+    let (pulling, dangling) = (Bitmap::new(local), Bitmap::new(local));
+    let (mut fixed, mut fixed_dangling) = (0.0, 0.0);
+    let (mut all_pull, mut any_dangling) = (true, false);
     for l in 0..local {
-        if g.neighbors(l as u32).is_empty() {
-            dangling[l / 64] |= 1 << (l % 64);
+        let out_degree = g.degree(l as u32) as i64;
+        let d = out_degree.max(1);
+        degree[l].set(d as f64);
+        inverse[l].set_quotient(1.0, d);
+        if !halo.in_neighbors(l as u32).is_empty() {
+            share[l].set_quotient(1.0 / n, d);
+            pulling.set_owned(l);
+            if out_degree == 0 {
+                dangling.set_owned(l);
+                any_dangling = true;
+            }
+        } else {
+            // Its value in every iteration, as `pull` stores it.
+            let value: f64 = share[l]
+                .update(S::num(base), S::num(0.0), inverse[l].read())
+                .into();
+            fixed += value;
+            if out_degree == 0 {
+                fixed_dangling += value;
+            }
+            all_pull = false;
         }
     }
-    let base = (1.0 - DAMPING) / n;
-    let share = (0..halo.len())
-        .map(|i| {
-            // A node without in-edges holds its final value from the start.
-            let y = match degree.get(i) {
-                Some(_) if halo.in_neighbors(i as u32).is_empty() => base,
-                _ => 1.0 / n,
-            };
-            S::new(y / degree.get(i).copied().unwrap_or(1.0))
-        })
-        .collect();
-    let fixed_nodes = |dangling_only: bool| {
-        (0..local as u32)
-            .filter(|&l| halo.in_neighbors(l).is_empty())
-            .filter(|&l| !dangling_only || g.neighbors(l).is_empty())
-            .count() as u64
-    };
-    let fixed = net.sum_u64(fixed_nodes(false)) as f64 * base;
-    let fixed_dangling = net.sum_u64(fixed_nodes(true)) as f64 * base;
+    let [fixed, fixed_dangling] = net.sum_f64s([fixed, fixed_dangling]);
     let s = State {
         halo,
+        gather: Gather::for_shares(std::mem::size_of::<S>() * share.len()),
         share,
         degree,
         inverse,
-        dangling,
+        pulling: (!all_pull).then_some(pulling),
+        dangling: any_dangling.then_some(dangling),
         base,
         stop,
         fixed,
@@ -212,10 +186,15 @@ fn run_with<S: Share>(
         .map_err(|e| DistError::Failed(e.to_string()))?;
     let (_, last) = results.first().copied().unwrap_or_default();
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
-    let value: Vec<f64> = (0..local).map(|l| s.share[l].get() * s.degree[l]).collect();
+    let value: Vec<f64> = (0..local)
+        .map(|l| s.share[l].get() * s.degree[l].get())
+        .collect();
     let total = net.sum_f64(value.iter().sum());
-    // The last iteration's residual bound (`ordo_algos::pagerank::pull`, Error bound).
-    let residual = DAMPING * last.change + (1.0 + DAMPING) * S::ROUNDOFF * total;
+    // The last iteration's residual bound (`ordo_algos::pagerank::pull`, Error bound and
+    // Precision).
+    let (u, v) = (S::SHARE_ROUNDOFF, S::VALUE_ROUNDOFF);
+    let change = last.change * (1.0 + S::CHANGE_ROUNDOFF);
+    let residual = DAMPING * change + (1.0 + DAMPING) * u * total + v * (total + change);
     let b = residual / (1.0 - DAMPING);
     let error_bound = capped(2.0 * b / (total - b).max(f64::MIN_POSITIVE));
     let score = value.iter().map(|&y| y / total).collect();
@@ -230,40 +209,6 @@ fn run_with<S: Share>(
     })
 }
 
-/// The sum of the shares of `list`: four running sums for long lists (one sum is a chain of
-/// dependent additions, which on hub-heavy graphs costs more than the gathers).
-#[inline]
-fn gather<S: Share>(share: &[S], list: &[u32]) -> f64 {
-    // SAFETY: in-lists hold halo indices, below `halo.len()` (`Halo::build`), which is the
-    // length of the share array.
-    let at = |s: u32| unsafe { share.get_unchecked(s as usize) }.get();
-    if list.len() < 8 {
-        // One edge per trip, as `ordo_algos::pagerank::pull`'s short sums: the empty `asm!`
-        // keeps LLVM from unrolling the loop four times with a remainder loop, whose choice
-        // costs more than the loop on road graphs' 2-4 in-edges. It emits nothing.
-        let mut sum = 0.0;
-        for &s in list {
-            sum += at(s);
-            // SAFETY: an empty instruction sequence that touches no memory, stack or flags.
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            unsafe {
-                std::arch::asm!("", options(nomem, nostack, preserves_flags))
-            };
-        }
-        return sum;
-    }
-    let mut sums = [0.0; 4];
-    let quads = list.chunks_exact(4);
-    let rest = quads.remainder();
-    for q in quads {
-        for (sum, &s) in sums.iter_mut().zip(q) {
-            *sum += at(s);
-        }
-    }
-    let tail: f64 = rest.iter().map(|&s| at(s)).sum();
-    (sums[0] + sums[1]) + (sums[2] + sums[3]) + tail
-}
-
 /// What every worker knows when the iteration stops.
 #[derive(Default, Clone, Copy)]
 struct Last {
@@ -273,7 +218,7 @@ struct Last {
     corrections: u32,
 }
 
-impl<S: Share> State<'_, S> {
+impl<S: Sent> State<'_, S> {
     /// The factor that gives the values the total the exact solution has relative to its
     /// dangling nodes, `Σy = (1 - α) + α (Σy - D)` (`ordo_algos::pagerank::pull`, module docs,
     /// Mass correction), when the total is off by at least the change the run stops at and by
@@ -290,42 +235,40 @@ impl<S: Share> State<'_, S> {
         (c.is_finite() && c > 0.0 && worth).then_some(c)
     }
 
-    /// Updates the owned nodes `range` in place; returns their change, the total of their new
-    /// values and that of the dangling ones among them.
+    /// Updates the owned nodes of `range` that pull, in place (`pull`'s loop, Gauss-Seidel);
+    /// returns their change, the total of their new values and that of the dangling ones
+    /// among them, and how many there were.
     #[inline]
-    fn sweep(&self, range: std::ops::Range<usize>) -> [f64; 3] {
-        // Locals: the loop stores to atomics, after which fields read through `self` would
-        // be reloaded.
-        // The owned nodes' arrays as slices of the range, zipped: no bounds check per node.
-        let sources = &self.halo.sources[..];
+    fn sweep(&self, pull_loop: &PullLoop<'_, S>, range: std::ops::Range<usize>) -> ([f64; 3], u64) {
         let share = &self.share[..];
-        let nodes = self.halo.offsets[range.start..=range.end]
-            .windows(2)
-            .zip(&share[range.clone()])
-            .zip(&self.degree[range.clone()])
-            .zip(&self.inverse[range.clone()]);
-        let (mut change, mut total, mut dangling) = (0.0, 0.0, 0.0);
-        for (v, (((ends, own), &degree), &inverse)) in range.zip(nodes) {
-            let list = &sources[ends[0] as usize..ends[1] as usize];
-            if list.is_empty() {
-                continue; // fixed at `base`
-            }
-            let y = self.base + DAMPING * gather(share, list);
-            let old = own.get() * degree;
-            change += (y - old).abs();
-            total += y;
-            if self.dangling[v / 64] >> (v % 64) & 1 != 0 {
-                dangling += y;
-            }
-            own.set(y * inverse);
+        let base = S::num(self.base);
+        let (change, total, nodes) =
+            pull_loop.pull_chunk(share, share, range.clone(), self.pulling.as_ref(), base);
+        let mut dangling = 0.0;
+        if let Some(bits) = &self.dangling {
+            // A dangling node's share is its value, final for this iteration.
+            for_each_run(Some(bits), range, |run| {
+                dangling += share[run].iter().map(S::get).sum::<f64>();
+            });
         }
-        [change, total, dangling]
+        ([change, total, dangling], nodes)
     }
 
     /// One worker's part: its counters and the last iteration's figures.
     fn iterate(&self, funnel: &Funnel, team: &Team) -> Result<(ThreadStats, Last), Stopped> {
         let mut stats = ThreadStats::default();
         let local = self.halo.local as usize;
+        // SAFETY: the halo's in-lists are a CSR over the owned nodes (offsets non-decreasing,
+        // ending at the sources' length) whose sources are halo indices, below `halo.len()`,
+        // the share array's length (`Halo::build`).
+        let pull_loop = unsafe {
+            PullLoop::new(
+                (&self.halo.offsets, &self.halo.sources),
+                (&self.degree, &self.inverse),
+                self.share.len(),
+                self.gather,
+            )
+        };
         let mut last = Last::default();
         loop {
             if team.worker() == 0 {
@@ -340,9 +283,9 @@ impl<S: Share> State<'_, S> {
             team.barrier()?;
             let (mut change, mut total, mut dangling) = (0.0, 0.0, 0.0);
             team.for_chunks_nowait(local, CHUNK, |range| {
-                let [c, t, d] = self.sweep(range.clone());
+                let ([c, t, d], nodes) = self.sweep(&pull_loop, range);
                 (change, total, dangling) = (change + c, total + t, dangling + d);
-                stats.tasks += range.len() as u64;
+                stats.tasks += nodes;
                 0
             });
             let [change, pulled, dangling] = global_sums(funnel, team, [change, total, dangling])?;
@@ -354,11 +297,11 @@ impl<S: Share> State<'_, S> {
             // Every worker and rank has the same sums, so all take the same branch.
             if let Some(c) = self.mass_correction(change, pulled, dangling) {
                 team.for_chunks(local, CHUNK, |range| {
-                    for v in range {
-                        if !self.halo.in_neighbors(v as u32).is_empty() {
-                            self.share[v].set(self.share[v].get() * c);
+                    for_each_run(self.pulling.as_ref(), range, |run| {
+                        for share in &self.share[run] {
+                            share.set(share.get() * c);
                         }
-                    }
+                    });
                     0
                 })?;
                 last.corrections += 1;
