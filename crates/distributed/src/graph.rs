@@ -5,8 +5,8 @@
 use crate::net::{DistResult, Net};
 use crate::partition::Partition;
 use ordo_graph::{
-    part_fingerprint, parts_are_symmetric, Buf, BuildOptions, Graph, IdBase, ReversePoint,
-    WeightSpec,
+    endpoint_sums, lists_sorted_simple, part_fingerprint, parts_are_symmetric, Buf, BuildOptions,
+    Graph, IdBase, ReversePoint, WeightSpec,
 };
 
 pub struct LocalGraph {
@@ -239,25 +239,15 @@ impl LocalGraph {
     /// away; then every rank's fingerprint at a point rank 0 draws (two all-gathers). Three
     /// multiplications modulo a prime per arc, no allocation.
     pub fn is_symmetric(&self, net: &Net) -> bool {
-        // Tails, their squares, heads, their squares (modulo 2^64).
-        let mut sums = [0u64; 4];
-        for l in 0..self.local_nodes() {
-            let (u, d) = (self.global(l) as u64, self.degree(l));
-            sums[0] = sums[0].wrapping_add(d.wrapping_mul(u));
-            sums[1] = sums[1].wrapping_add(d.wrapping_mul(u.wrapping_mul(u)));
-        }
-        for &v in &self.targets {
-            let v = v as u64;
-            sums[2] = sums[2].wrapping_add(v);
-            sums[3] = sums[3].wrapping_add(v.wrapping_mul(v));
-        }
-        let sums = net.sum_u64s(sums);
+        let global = |l: usize| self.global(l as u32) as u64;
+        // MPI's sum of u64s wraps as the sums do.
+        let sums = net.sum_u64s(endpoint_sums(&self.offsets, &self.targets, global));
         if sums[0] != sums[2] || sums[1] != sums[3] {
             return false;
         }
+        // Every rank draws; all take rank 0's point.
         let drawn = net.all_gather_u64s(&ReversePoint::random().to_words());
         let at = ReversePoint::from_words([drawn[0], drawn[1], drawn[2]]);
-        let global = |l: usize| self.global(l as u32) as u64;
         let mine = part_fingerprint(&self.offsets, &self.targets, None, global, at);
         let all = net.all_gather_u64s(&mine);
         parts_are_symmetric(all.chunks_exact(2).map(|p| [p[0], p[1]]))
@@ -266,10 +256,7 @@ impl LocalGraph {
     /// Whether this rank's lists are strictly increasing and without their own node, as the
     /// undirected simple view's are.
     fn lists_sorted_simple(&self) -> bool {
-        (0..self.local_nodes()).all(|l| {
-            let (u, list) = (self.global(l), self.neighbors(l));
-            list.windows(2).all(|p| p[0] < p[1]) && list.binary_search(&u).is_err()
-        })
+        lists_sorted_simple(&self.offsets, &self.targets, |l| self.global(l as u32))
     }
 
     /// The undirected simple graph (every arc both ways, no self-loops, no repeats, no
@@ -277,10 +264,10 @@ impl LocalGraph {
     /// A symmetric graph ([`is_symmetric`](Self::is_symmetric)) holds every arc's reverse
     /// already, at its owner: it is returned as it is, less its weights, when its lists are
     /// sorted and simple too, and otherwise each list is sorted and cleared of repeats and
-    /// self-loops where it is (4 bytes an arc more). Any other graph's arcs, both ways, become
-    /// one 8-byte key each (owner's local source, global target) at the source's owner (one
-    /// exchange; none on one rank), and the sorted keys, repeats dropped, are the CSR: 16
-    /// bytes an arc at the peak.
+    /// self-loops in the graph's own arrays (no memory more). Any other graph's arcs, both
+    /// ways, become one 8-byte key each (owner's local source, global target) at the source's
+    /// owner (one exchange; none on one rank), and the sorted keys, repeats dropped, are the
+    /// CSR: 16 bytes an arc at the peak.
     pub fn undirected_simple(self, net: &Net) -> DistResult<(LocalGraph, UndirectedView)> {
         if self.is_symmetric(net) {
             let simple = net.min_u64(u64::from(self.lists_sorted_simple())) == 1;
@@ -351,30 +338,33 @@ impl LocalGraph {
     }
 
     /// Every list sorted, without repeats or self-loops, no weights: the undirected simple
-    /// view of a symmetric graph (a collective: the arc count is summed).
-    fn simplified_lists(&self, net: &Net) -> LocalGraph {
-        let mut offsets = Vec::with_capacity(self.offsets.len());
-        offsets.push(0u64);
-        let mut targets = Vec::with_capacity(self.targets.len());
-        let mut list = Vec::new();
+    /// view of a symmetric graph, made in the graph's own arrays (each list sorted where it
+    /// is, then moved down over what it dropped). A collective: the arc count is summed.
+    fn simplified_lists(mut self, net: &Net) -> LocalGraph {
+        let mut kept = 0;
+        let mut start = 0;
         for l in 0..self.local_nodes() {
             let u = self.global(l);
-            list.clear();
-            list.extend(self.neighbors(l).iter().copied().filter(|&v| v != u));
-            list.sort_unstable();
-            list.dedup();
-            targets.extend_from_slice(&list);
-            offsets.push(targets.len() as u64);
+            let end = self.offsets[l as usize + 1] as usize;
+            self.targets[start..end].sort_unstable();
+            let mut last = None;
+            for i in start..end {
+                let v = self.targets[i];
+                if v != u && last != Some(v) {
+                    self.targets[kept] = v;
+                    kept += 1;
+                    last = Some(v);
+                }
+            }
+            self.offsets[l as usize + 1] = kept as u64;
+            start = end;
         }
-        let m = net.sum_u64(targets.len() as u64);
-        LocalGraph::new(
-            net,
-            self.part.clone(),
-            m,
-            (offsets, targets, None),
-            self.id_base,
-            &self.origin,
-        )
+        self.targets.truncate(kept);
+        self.m = net.sum_u64(kept as u64);
+        LocalGraph {
+            weights: None,
+            ..self
+        }
     }
 
     /// The graph of the arcs `out` (sent to their owners under `part`), with this graph's ids

@@ -292,18 +292,22 @@ fn symmetric_graphs_are_their_own_transpose() {
 }
 
 /// Graphs smaller than the job: ranks that own no node, and exchanges that are empty on
-/// every rank (an empty byte buffer's pointer is Open MPI's `MPI_IN_PLACE`).
+/// every rank (an empty byte buffer's pointer is Open MPI's `MPI_IN_PLACE`); one arc (a
+/// transpose and a rebuilt view), and the arc both ways plus a self-loop (a symmetric graph:
+/// its own in-lists, its lists cleaned).
 #[test]
 fn graphs_with_fewer_nodes_than_ranks() {
-    let path = std::env::temp_dir().join(format!("ordo-dist-one-arc-{}.el", std::process::id()));
-    std::fs::write(&path, "0 1\n").unwrap();
-    for np in [2, 3] {
-        for app in ["bfs", "sssp", "cc", "pagerank", "tc"] {
-            let j = run_json(np, &[app, path.to_str().unwrap()]);
-            assert_eq!(j["verified"], true, "{app} np {np}: {j}");
+    for (tag, arcs) in [("one-arc", "0 1\n"), ("pair", "0 1\n1 0\n1 1\n")] {
+        let path = std::env::temp_dir().join(format!("ordo-dist-{tag}-{}.el", std::process::id()));
+        std::fs::write(&path, arcs).unwrap();
+        for np in [2, 3] {
+            for app in ["bfs", "sssp", "cc", "pagerank", "tc"] {
+                let j = run_json(np, &[app, path.to_str().unwrap()]);
+                assert_eq!(j["verified"], true, "{app} {tag} np {np}: {j}");
+            }
         }
+        let _ = std::fs::remove_file(&path);
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

@@ -24,7 +24,9 @@ mod input;
 mod load;
 mod permute;
 mod symmetry;
-pub use symmetry::{part_fingerprint, parts_are_symmetric, ReversePoint};
+pub use symmetry::{
+    endpoint_sums, lists_sorted_simple, part_fingerprint, parts_are_symmetric, ReversePoint,
+};
 mod text;
 mod undirected;
 pub use undirected::undirected_adjacency;

@@ -144,8 +144,9 @@ fn fingerprints(
     (mul(forward[0], forward[1]), mul(backward[0], backward[1]))
 }
 
-/// The random point of the reverse-pair test for a graph split over processes: one process
-/// draws it ([`ReversePoint::random`]) and sends its words to the others.
+/// The random point of the reverse-pair test for a graph split over processes: every process
+/// must take the same one, so one draws it ([`ReversePoint::random`]) and the others receive
+/// its words ([`ReversePoint::to_words`], [`ReversePoint::from_words`]).
 #[derive(Clone, Copy, Debug)]
 pub struct ReversePoint(Point);
 
@@ -183,6 +184,36 @@ pub fn part_fingerprint(
     let n = offsets.len().saturating_sub(1);
     let (f, b) = fingerprints((offsets, targets), 0..n, id, at.0, weights);
     [canonical(f), canonical(b)]
+}
+
+/// The sums of the arcs' tails, of their squares, of their heads and of their squares (modulo
+/// `2^64`) over the lists `offsets`/`targets`, list `i` holding node `id(i)`'s arcs: added up
+/// over a graph's parts, the tails' pair equals the heads' in every symmetric graph (the
+/// cheap test that runs before the fingerprint). The tails' sums come from the degrees; the
+/// heads' are one vectorized pass over the targets.
+pub fn endpoint_sums(offsets: &[u64], targets: &[u32], id: impl Fn(usize) -> u64) -> [u64; 4] {
+    let (mut tails, mut tail_squares) = (0u64, 0u64);
+    for (i, w) in offsets.windows(2).enumerate() {
+        let (degree, u) = (w[1] - w[0], id(i));
+        tails = tails.wrapping_add(degree.wrapping_mul(u));
+        tail_squares = tail_squares.wrapping_add(degree.wrapping_mul(u.wrapping_mul(u)));
+    }
+    let (mut heads, mut head_squares) = (0u64, 0u64);
+    for &v in targets {
+        let v = v as u64;
+        heads = heads.wrapping_add(v);
+        head_squares = head_squares.wrapping_add(v.wrapping_mul(v));
+    }
+    [tails, tail_squares, heads, head_squares]
+}
+
+/// Whether every list of `offsets`/`targets` (list `i` holding node `id(i)`'s arcs) is
+/// strictly increasing and without its own node, as the undirected simple view's lists are.
+pub fn lists_sorted_simple(offsets: &[u64], targets: &[u32], id: impl Fn(usize) -> u32) -> bool {
+    offsets.windows(2).enumerate().all(|(i, w)| {
+        let list = &targets[w[0] as usize..w[1] as usize];
+        list.windows(2).all(|p| p[0] < p[1]) && list.binary_search(&id(i)).is_err()
+    })
 }
 
 /// Whether the parts' fingerprints, taken at one point, say the whole graph's arcs come in
@@ -250,11 +281,7 @@ impl Graph {
 
     /// Every adjacency list strictly increasing, with no self-loop.
     fn lists_sorted_simple(&self) -> bool {
-        let targets = self.targets();
-        self.offsets().windows(2).enumerate().all(|(u, w)| {
-            let list = &targets[w[0] as usize..w[1] as usize];
-            list.windows(2).all(|p| p[0] < p[1]) && list.binary_search(&(u as u32)).is_err()
-        })
+        lists_sorted_simple(self.offsets(), self.targets(), |u| u as u32)
     }
 
     /// `A = B` at a fresh random point (module docs), on up to `threads` threads.
@@ -293,20 +320,8 @@ impl Graph {
     /// (modulo `2^64`). The tails' sums come from the degrees; the heads' are one vectorized
     /// pass over the targets.
     fn endpoint_sums_agree(&self) -> bool {
-        let offsets = self.offsets();
-        let (mut tails, mut tail_squares) = (0u64, 0u64);
-        for (u, w) in offsets.windows(2).enumerate() {
-            let degree = w[1] - w[0];
-            let u = u as u64;
-            tails = tails.wrapping_add(degree.wrapping_mul(u));
-            tail_squares = tail_squares.wrapping_add(degree.wrapping_mul(u.wrapping_mul(u)));
-        }
-        let (mut heads, mut head_squares) = (0u64, 0u64);
-        for &v in self.targets() {
-            let v = v as u64;
-            heads = heads.wrapping_add(v);
-            head_squares = head_squares.wrapping_add(v.wrapping_mul(v));
-        }
+        let [tails, tail_squares, heads, head_squares] =
+            endpoint_sums(self.offsets(), self.targets(), |u| u as u64);
         tails == heads && tail_squares == head_squares
     }
 

@@ -103,8 +103,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 pub const SINGLE_PRECISION_STOP: f64 = 1e-5;
 
 /// A node's share `y_u / outdeg(u)` as the pull loop stores it, and the arithmetic of a node's
-/// update (module docs, Precision). [`AtomicF32`] below [`SINGLE_PRECISION_STOP`], else
-/// [`AtomicF64`].
+/// update (module docs, Precision): [`AtomicF32`] for runs that stop at an L1 change of at
+/// least [`SINGLE_PRECISION_STOP`], else [`AtomicF64`].
 pub trait Share: Send + Sync + Sized {
     /// What sums and new values are computed in.
     type Num: Copy + Into<f64> + std::ops::Add<Output = Self::Num>;
@@ -409,17 +409,8 @@ fn run_with<S: Share>(
     let value = |v: usize| shares[v].get() * g.out_degree(v as u32).max(1) as f64;
     let total: f64 = (0..n).map(value).sum();
     let (score, error_bound) = if total > 0.0 {
-        // The last iteration's residual bound (module docs, Error bound and Precision).
-        let (u, v) = (S::SHARE_ROUNDOFF, S::VALUE_ROUNDOFF);
-        let change = last.change_raw * (1.0 + S::CHANGE_ROUNDOFF);
-        let residual = DAMPING * change + (1.0 + DAMPING) * u * total + v * (total + change);
-        let b = residual / (1.0 - DAMPING);
         let score = (0..n).map(|v| value(v) / total).collect();
-        // Past the mass itself (b >= total) the bound says nothing: capped.
-        (
-            score,
-            super::capped(2.0 * b / (total - b).max(f64::MIN_POSITIVE)),
-        )
+        (score, error_bound::<S>(last.change_raw, total))
     } else {
         (vec![1.0 / n.max(1) as f64; n], super::MAX_L1)
     };
@@ -721,6 +712,8 @@ impl<'a, S: Share> PullLoop<'a, S> {
         // `self.shares`, which the sources stay below.
         assert!(r.end < self.offsets.len() && r.end <= self.degree.len());
         assert!(from.len() == self.shares && to.len() == self.shares);
+        // The runs come from whole words: bits outside `r` must not count.
+        assert!(pulling.is_none() || r.start.is_multiple_of(64));
         // Sums local to the chunk, in registers rather than in the captured variables.
         let mut sums = (0.0, 0.0);
         let Some(bits) = pulling else {
@@ -732,13 +725,16 @@ impl<'a, S: Share> PullLoop<'a, S> {
         // The loop of `for_each_run`, written out over `take_run`: with the sweep in a closure
         // passed to it, CA-HepPh's run measured 1.2% more instructions (as an iterator over the
         // runs, 2.2%).
-        // `r` starts on a word; bits at n and beyond are clear.
+        // `r` starts on a word (asserted); the last word is cut at `r.end`.
         for w in r.start / 64..r.end.div_ceil(64) {
             let mut word = bits.word(w);
+            if (w + 1) * 64 > r.end {
+                word &= (1u64 << (r.end - w * 64)) - 1; // the bits of `r` only
+            }
             // Each run of set bits is a run of consecutive nodes that pull.
             while let Some((lo, len)) = take_run(&mut word) {
                 let first = w * 64 + lo;
-                // SAFETY: set bits are nodes of the chunk, so below `r.end`, and the asserts.
+                // SAFETY: the bits kept are nodes of the chunk, below `r.end`, and the asserts.
                 unsafe { self.pull_run::<BLOCKED>(from, to, first..first + len, base, &mut sums) };
                 nodes += len as u64;
             }
@@ -800,9 +796,11 @@ pub fn for_each_run(bits: Option<&Bitmap>, r: Range<usize>, mut f: impl FnMut(Ra
         return f(r);
     };
     debug_assert!(r.start.is_multiple_of(64));
-    // Bits at n and beyond are clear.
     for w in r.start / 64..r.end.div_ceil(64) {
         let mut word = bits.word(w);
+        if (w + 1) * 64 > r.end {
+            word &= (1u64 << (r.end - w * 64)) - 1; // the bits of `r` only
+        }
         while let Some((lo, len)) = take_run(&mut word) {
             f(w * 64 + lo..w * 64 + lo + len);
         }
@@ -825,21 +823,45 @@ fn take_run(word: &mut u64) -> Option<(usize, usize)> {
 /// last iteration's change (module docs, Mass correction).
 const CORRECTION_SHARE: f64 = 0.25;
 
+/// [`mass_correction_factor`] after the iteration `last`, with the nodes `skipped` fixed.
+fn mass_correction(last: &Last, skipped: &Skipped, stop: f64) -> Option<f64> {
+    let pulled = [last.pulled, last.pulled_dangling];
+    let fixed = [skipped.total, skipped.dangling_total];
+    mass_correction_factor(pulled, fixed, last.change_raw, stop)
+}
+
 /// The factor that gives the pulled nodes' values the total the exact scores have relative to
 /// the nodes without out-arcs (module docs, Mass correction), if the total is off by at least
-/// the change the run stops at and by [`CORRECTION_SHARE`] of the last iteration's change;
-/// `None` otherwise.
-fn mass_correction(last: &Last, skipped: &Skipped, stop: f64) -> Option<f64> {
+/// the change the run stops at (`stop`) and by [`CORRECTION_SHARE`] of the last iteration's
+/// L1 change `change_raw`; `None` otherwise. `pulled` is the pulled nodes' values' total and
+/// that of those of them without out-arcs; `fixed` the same for the nodes without in-edges.
+pub fn mass_correction_factor(
+    [pulled, pulled_dangling]: [f64; 2],
+    [fixed, fixed_dangling]: [f64; 2],
+    change_raw: f64,
+    stop: f64,
+) -> Option<f64> {
     let a = DAMPING;
     // Σy = (1 - α) + α (Σy - D), with the skipped nodes' values fixed and the pulled ones
     // scaled by c: c ((1 - α) S + α D) = (1 - α)(1 - S_fixed) - α D_fixed.
-    let wanted = (1.0 - a) * (1.0 - skipped.total) - a * skipped.dangling_total;
-    let weighed = (1.0 - a) * last.pulled + a * last.pulled_dangling;
+    let wanted = (1.0 - a) * (1.0 - fixed) - a * fixed_dangling;
+    let weighed = (1.0 - a) * pulled + a * pulled_dangling;
     let c = wanted / weighed;
-    let total = last.pulled + skipped.total;
-    let off = (c - 1.0).abs() * last.pulled;
-    let worth = off >= stop * total && off >= CORRECTION_SHARE * last.change_raw;
+    let total = pulled + fixed;
+    let off = (c - 1.0).abs() * pulled;
+    let worth = off >= stop * total && off >= CORRECTION_SHARE * change_raw;
     (c.is_finite() && c > 0.0 && worth).then_some(c)
+}
+
+/// The bound on the L1 distance of the normalized scores to the exact ones after an iteration
+/// whose L1 change was `change_raw`, for values of total `total` stored as `S` shares (module
+/// docs, Error bound and Precision). Past the mass itself the bound says nothing: capped.
+pub fn error_bound<S: Share>(change_raw: f64, total: f64) -> f64 {
+    let (u, v) = (S::SHARE_ROUNDOFF, S::VALUE_ROUNDOFF);
+    let change = change_raw * (1.0 + S::CHANGE_ROUNDOFF);
+    let residual = DAMPING * change + (1.0 + DAMPING) * u * total + v * (total + change);
+    let b = residual / (1.0 - DAMPING);
+    super::capped(2.0 * b / (total - b).max(f64::MIN_POSITIVE))
 }
 
 /// The sum of the shares of `sources`, for shares that fit in the cache. Long lists get four
@@ -848,8 +870,8 @@ fn mass_correction(last: &Last, skipped: &Skipped, stop: f64) -> Option<f64> {
 /// Short lists (road graphs: 2 to 4) get one, without the split's bookkeeping.
 ///
 /// # Safety
-/// Every source must be below `shares.len()`: the pull loop's sources are in-neighbours of an
-/// [`InEdges`] with as many nodes as there are shares (checked in `run_with`). A bounds check
+/// Every source must be below `shares.len()`: [`PullLoop::new`]'s contract (for [`run`], the
+/// in-neighbours of an [`InEdges`] with as many nodes as there are shares). A bounds check
 /// would be two of the eight instructions per edge.
 #[inline(always)]
 unsafe fn gather_unrolled<S: Share>(shares: &[S], sources: &[u32]) -> S::Num {

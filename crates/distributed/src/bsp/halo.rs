@@ -52,7 +52,9 @@ impl<'g> Halo<'g> {
     pub fn build(net: &Net, g: &'g LocalGraph) -> DistResult<Halo<'g>> {
         let part = &g.part;
         let local = g.local_nodes();
-        // Sources are global ids here (local ones at one rank), halo indices below. The
+        // Sources are global ids here (local ones at one rank, where they are already halo
+        // indices: every target is below n, which `load.rs` checks for every file), halo
+        // indices below. A symmetric graph's in-lists keep its out-lists' order. The
         // transpose: (target, source) pairs to the target's owner. Pairs arrive by source
         // rank, each rank's in its own node order, and the transpose keeps that order:
         // in-lists come out sorted by source for contiguous ranges.

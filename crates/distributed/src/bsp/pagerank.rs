@@ -27,9 +27,10 @@ use crate::net::{DistError, DistResult, Net};
 use crate::runtime::Ran;
 use mpi::datatype::Equivalence;
 use ordo_algos::pagerank::pull::{
-    for_each_run, AtomicF32, Gather, PullLoop, Share, MAX_ITERATIONS, SINGLE_PRECISION_STOP,
+    error_bound, for_each_run, mass_correction_factor, AtomicF32, Gather, PullLoop, Share,
+    MAX_ITERATIONS, SINGLE_PRECISION_STOP,
 };
-use ordo_algos::pagerank::{capped, AtomicF64, DAMPING};
+use ordo_algos::pagerank::{AtomicF64, DAMPING};
 use ordo_exec::frontier::Bitmap;
 use ordo_exec::{run_team, ExecConfig, RunReport, Stopped, Team, ThreadStats};
 use std::sync::atomic::Ordering::Relaxed;
@@ -37,9 +38,6 @@ use std::sync::atomic::Ordering::Relaxed;
 /// Owned nodes per chunk of a sweep: whole words of the node bitmaps.
 const CHUNK: usize = 2048;
 const _: () = assert!(CHUNK.is_multiple_of(64));
-/// A mass correction is made when the values' total is off by at least this part of the last
-/// iteration's change (as `ordo_algos::pagerank::pull`).
-const CORRECTION_SHARE: f64 = 0.25;
 
 pub struct PullRun {
     /// The owned nodes' scores (summing to 1 over all ranks).
@@ -190,13 +188,7 @@ fn run_with<S: Sent>(
         .map(|l| s.share[l].get() * s.degree[l].get())
         .collect();
     let total = net.sum_f64(value.iter().sum());
-    // The last iteration's residual bound (`ordo_algos::pagerank::pull`, Error bound and
-    // Precision).
-    let (u, v) = (S::SHARE_ROUNDOFF, S::VALUE_ROUNDOFF);
-    let change = last.change * (1.0 + S::CHANGE_ROUNDOFF);
-    let residual = DAMPING * change + (1.0 + DAMPING) * u * total + v * (total + change);
-    let b = residual / (1.0 - DAMPING);
-    let error_bound = capped(2.0 * b / (total - b).max(f64::MIN_POSITIVE));
+    let error_bound = error_bound::<S>(last.change, total);
     let score = value.iter().map(|&y| y / total).collect();
     Ok(PullRun {
         score,
@@ -219,20 +211,11 @@ struct Last {
 }
 
 impl<S: Sent> State<'_, S> {
-    /// The factor that gives the values the total the exact solution has relative to its
-    /// dangling nodes, `Σy = (1 - α) + α (Σy - D)` (`ordo_algos::pagerank::pull`, module docs,
-    /// Mass correction), when the total is off by at least the change the run stops at and by
-    /// [`CORRECTION_SHARE`] of the last change.
+    /// `pull`'s mass correction factor after an iteration of L1 change `change` whose pulled
+    /// values total `pulled` over all ranks, `dangling` of it without out-arcs.
     fn mass_correction(&self, change: f64, pulled: f64, dangling: f64) -> Option<f64> {
-        let a = DAMPING;
-        // With the fixed values kept and the pulled ones scaled by c:
-        // c ((1 - α) S + α D) = (1 - α)(1 - S_fixed) - α D_fixed.
-        let wanted = (1.0 - a) * (1.0 - self.fixed) - a * self.fixed_dangling;
-        let c = wanted / ((1.0 - a) * pulled + a * dangling);
-        let off = (c - 1.0).abs() * pulled;
-        let total = pulled + self.fixed;
-        let worth = off >= self.stop * total && off >= CORRECTION_SHARE * change;
-        (c.is_finite() && c > 0.0 && worth).then_some(c)
+        let fixed = [self.fixed, self.fixed_dangling];
+        mass_correction_factor([pulled, dangling], fixed, change, self.stop)
     }
 
     /// Updates the owned nodes of `range` that pull, in place (`pull`'s loop, Gauss-Seidel);
@@ -260,7 +243,9 @@ impl<S: Sent> State<'_, S> {
         let local = self.halo.local as usize;
         // SAFETY: the halo's in-lists are a CSR over the owned nodes (offsets non-decreasing,
         // ending at the sources' length) whose sources are halo indices, below `halo.len()`,
-        // the share array's length (`Halo::build`).
+        // the share array's length (`Halo::build`; at one rank a symmetric graph's own
+        // targets, below n = `local` <= `halo.len()`: `load.rs` checks every file's ids and
+        // the generators make none larger).
         let pull_loop = unsafe {
             PullLoop::new(
                 (&self.halo.offsets, &self.halo.sources),
