@@ -15,7 +15,7 @@ use super::halo::Halo;
 use super::{global_count, lock, read_parts, worker0_counts, write, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
-use crate::partition::Locate;
+use crate::partition::{Everything, Locate, Locator};
 use crate::runtime::Ran;
 use ordo_algos::bfs::direction::{ALPHA, BETA, SCAN};
 use ordo_algos::bfs::UNREACHED;
@@ -166,8 +166,23 @@ impl State<'_> {
         depth: u32,
         c: &mut Counts,
     ) -> Result<[u64; 2], Stopped> {
+        // The ownership test per arc, without a branch on the layout; none at one rank.
+        match self.g.part.locator(self.g.rank) {
+            _ if self.g.part.ranks() == 1 => self.top_down_with(funnel, team, depth, c, Everything),
+            Locator::Range(l) => self.top_down_with(funnel, team, depth, c, l),
+            Locator::Cyclic(l) => self.top_down_with(funnel, team, depth, c, l),
+        }
+    }
+
+    fn top_down_with<L: Locate>(
+        &self,
+        funnel: &Funnel,
+        team: &Team,
+        depth: u32,
+        c: &mut Counts,
+        locator: L,
+    ) -> Result<[u64; 2], Stopped> {
         let (g, part) = (self.g, &self.g.part);
-        let locator = part.locator(self.g.rank);
         let next = depth + 1;
         let alone = team.workers() == 1;
         let k = depth as usize % 2;

@@ -24,7 +24,7 @@ use super::ghosts::GhostIds;
 use super::{lock, read_parts, write, Funnel};
 use crate::graph::LocalGraph;
 use crate::net::{DistError, DistResult, Net};
-use crate::partition::{Locate, Locator};
+use crate::partition::{Everything, Locate, Locator};
 use crate::runtime::Ran;
 use ordo_algos::distance::{heaviest_arcs_bound, DistLabel};
 use ordo_algos::sssp::delta_step::{for_each_in, FUSION_LIMIT};
@@ -246,7 +246,15 @@ fn lower<D: DistLabel, const SHARED: bool>(label: &D, nd: u64) -> bool {
 impl<D: DistLabel> State<'_, D> {
     /// One worker's part, for the layout's ownership test and for a team of one or more.
     fn search(&self, funnel: &Funnel, team: &Team) -> Result<Counts, Stopped> {
-        match (self.locator, team.workers() == 1) {
+        let alone = team.workers() == 1;
+        if self.g.part.ranks() == 1 {
+            // One rank owns every node: no ownership test per arc.
+            return match alone {
+                true => self.search_with::<_, false>(funnel, team, Everything),
+                false => self.search_with::<_, true>(funnel, team, Everything),
+            };
+        }
+        match (self.locator, alone) {
             (Locator::Range(l), true) => self.search_with::<_, false>(funnel, team, l),
             (Locator::Range(l), false) => self.search_with::<_, true>(funnel, team, l),
             (Locator::Cyclic(l), true) => self.search_with::<_, false>(funnel, team, l),
