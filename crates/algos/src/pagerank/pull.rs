@@ -609,14 +609,8 @@ impl<S: Share> State<'_, S> {
         let (mut delta, mut total, mut dangling) = (0.0, 0.0, 0.0);
         team.for_chunks(self.g.num_nodes(), CHUNK, |r| {
             let (d, t, nodes) = pull_loop.pull_chunk(from, to, r.clone(), skipped.pulling, base);
-            // The chunk's new values of nodes without out-arcs (a share is such a node's
-            // value), final for this iteration: only this worker writes them.
-            // (`for_each_run` without a bitmap would take the whole chunk.)
-            if let Some(bits) = skipped.dangling {
-                for_each_run(Some(bits), r, |run| {
-                    dangling += to[run].iter().map(S::get).sum::<f64>();
-                });
-            }
+            // Final for this iteration: only this worker writes the chunk's shares.
+            dangling += dangling_values(to, r, skipped.dangling);
             stats.tasks += nodes;
             delta += d;
             total += t;
@@ -727,10 +721,7 @@ impl<'a, S: Share> PullLoop<'a, S> {
         // runs, 2.2%).
         // `r` starts on a word (asserted); the last word is cut at `r.end`.
         for w in r.start / 64..r.end.div_ceil(64) {
-            let mut word = bits.word(w);
-            if (w + 1) * 64 > r.end {
-                word &= (1u64 << (r.end - w * 64)) - 1; // the bits of `r` only
-            }
+            let mut word = word_within(bits, w, r.end);
             // Each run of set bits is a run of consecutive nodes that pull.
             while let Some((lo, len)) = take_run(&mut word) {
                 let first = w * 64 + lo;
@@ -797,14 +788,36 @@ pub fn for_each_run(bits: Option<&Bitmap>, r: Range<usize>, mut f: impl FnMut(Ra
     };
     debug_assert!(r.start.is_multiple_of(64));
     for w in r.start / 64..r.end.div_ceil(64) {
-        let mut word = bits.word(w);
-        if (w + 1) * 64 > r.end {
-            word &= (1u64 << (r.end - w * 64)) - 1; // the bits of `r` only
-        }
+        let mut word = word_within(bits, w, r.end);
         while let Some((lo, len)) = take_run(&mut word) {
             f(w * 64 + lo..w * 64 + lo + len);
         }
     }
+}
+
+/// Word `w` of `bits` without the bits at `end` and beyond.
+#[inline(always)]
+fn word_within(bits: &Bitmap, w: usize, end: usize) -> u64 {
+    let word = bits.word(w);
+    match end - w * 64 {
+        past if past >= 64 => word,
+        within => word & ((1u64 << within) - 1),
+    }
+}
+
+/// The sum of the values of the nodes of the chunk `r` (which starts on a bitmap word) that
+/// `dangling` names, read from `shares` (a node without out-arcs has its value as its share);
+/// 0 without a bitmap.
+#[inline]
+pub fn dangling_values<S: Share>(shares: &[S], r: Range<usize>, dangling: Option<&Bitmap>) -> f64 {
+    let Some(bits) = dangling else {
+        return 0.0;
+    };
+    let mut sum = 0.0;
+    for_each_run(Some(bits), r, |run| {
+        sum += shares[run].iter().map(S::get).sum::<f64>();
+    });
+    sum
 }
 
 /// Takes the lowest run of set bits off `word`: where it starts and how long it is.

@@ -27,8 +27,8 @@ use crate::net::{DistError, DistResult, Net};
 use crate::runtime::Ran;
 use mpi::datatype::Equivalence;
 use ordo_algos::pagerank::pull::{
-    error_bound, for_each_run, mass_correction_factor, AtomicF32, Gather, PullLoop, Share,
-    MAX_ITERATIONS, SINGLE_PRECISION_STOP,
+    dangling_values, error_bound, for_each_run, mass_correction_factor, AtomicF32, Gather,
+    PullLoop, Share, MAX_ITERATIONS, SINGLE_PRECISION_STOP,
 };
 use ordo_algos::pagerank::{AtomicF64, DAMPING};
 use ordo_exec::frontier::Bitmap;
@@ -227,13 +227,8 @@ impl<S: Sent> State<'_, S> {
         let base = S::num(self.base);
         let (change, total, nodes) =
             pull_loop.pull_chunk(share, share, range.clone(), self.pulling.as_ref(), base);
-        let mut dangling = 0.0;
-        if let Some(bits) = &self.dangling {
-            // A dangling node's share is its value, final for this iteration.
-            for_each_run(Some(bits), range, |run| {
-                dangling += share[run].iter().map(S::get).sum::<f64>();
-            });
-        }
+        // Final for this iteration: only this worker writes the chunk's shares.
+        let dangling = dangling_values(share, range, self.dangling.as_ref());
         ([change, total, dangling], nodes)
     }
 

@@ -16,7 +16,7 @@ use ordo_dist::mail::MailConfig;
 use ordo_dist::net::{self, DistError, DistResult, Net};
 use ordo_exec::ExecConfig;
 use ordo_graph::WeightSpec;
-use report::{comm_fields, gather_all, print};
+use report::{comm_fields, print};
 use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant};
 
@@ -165,7 +165,7 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
     }
     out.insert(
         "local_edges".into(),
-        json!(gather_all(net, g.targets.len() as u64)),
+        json!(net.all_gather_u64s(&[g.targets.len() as u64])),
     );
 
     let ran = match a.app {

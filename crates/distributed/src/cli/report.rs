@@ -8,10 +8,6 @@ use ordo_dist::slots::Tasking;
 use serde_json::{json, Map, Value};
 use std::time::Instant;
 
-pub fn gather_all(net: &Net, x: u64) -> Vec<u64> {
-    net.all_gather_u64s(&[x])
-}
-
 /// Records, messages, bytes and buffering over the whole job.
 pub fn comm_fields(net: &Net, ran: &Ran, out: &mut Map<String, Value>) {
     let time = ran.time.as_secs_f64();
