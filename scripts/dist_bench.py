@@ -4,8 +4,9 @@
 For every graph and application, each round runs, one after the other: `ordo` at 1 and 2
 threads, `ordo-dist` with 1 rank at 1 and 2 threads, and `ordo-dist` with 2 ranks of 1 thread;
 the table shows the median run time (`time_s`, the kernel alone) and ordo-dist's ratio to ordo.
-With --gemini, Gemini's bfs and pagerank (fixed iterations) run in the same rounds on the
-graph's binary edge list (written next to the converted graph on first use).
+With --gemini, Gemini's bfs and pagerank (a fixed number of iterations, --iterations) run in
+the same rounds on the graph's binary edge list (written next to the converted graph on first
+use), and pagerank gets a second row where ordo and ordo-dist run that many iterations too.
 
     cargo build --release -p ordo-cli -p ordo-dist
     scripts/dist_bench.py /tmp/ny.ordo /tmp/kron20.ordo --apps bfs,cc,pagerank --rounds 3
@@ -36,13 +37,13 @@ def run_json(cmd):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def ordo(app, graph, threads):
-    cmd = [ORDO, app, graph, "--threads", str(threads), "--no-verify", "--json"]
+def ordo(app, graph, threads, extra):
+    cmd = [ORDO, app, graph, "--threads", str(threads), *extra, "--no-verify", "--json"]
     return run_json(cmd)["time_s"]
 
 
-def dist(app, graph, ranks, threads):
-    cmd = [*MPIRUN, "-np", str(ranks), DIST, app, graph, "--threads", str(threads)]
+def dist(app, graph, ranks, threads, extra):
+    cmd = [*MPIRUN, "-np", str(ranks), DIST, app, graph, "--threads", str(threads), *extra]
     return run_json([*cmd, "--no-verify", "--json"])["time_s"]
 
 
@@ -81,7 +82,7 @@ def main():
     p.add_argument("--apps", default="bfs,cc,pagerank,sssp")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--gemini", metavar="BINDIR", help="also run Gemini's bfs and pagerank")
-    p.add_argument("--iterations", type=int, default=20, help="Gemini PageRank iterations")
+    p.add_argument("--iterations", type=int, default=20, help="Gemini's PageRank iterations, and those of the fixed-count row")
     a = p.parse_args()
     configs = [("ordo", 1, 1), ("ordo", 1, 2), ("dist", 1, 1), ("dist", 1, 2), ("dist", 2, 1)]
     print("| graph | app | ordo 1t | ordo 2t | dist 1x1 | dist 1x2 | dist 2x1 |"
@@ -92,16 +93,19 @@ def main():
         edges = nodes = None
         if a.gemini:
             edges, nodes = gemini_input(graph)
-        for app in a.apps.split(","):
+        rows = [(app, [], app) for app in a.apps.split(",")]
+        if a.gemini and "pagerank" in a.apps.split(","):
+            rows.append(("pagerank", ["--iterations", str(a.iterations)], f"pagerank {a.iterations} it"))
+        for app, extra, label in rows:
             times = {c: [] for c in configs}
             gem = {1: [], 2: []}
             for _ in range(a.rounds):
                 for c in configs:
                     kind, ranks, threads = c
                     if kind == "ordo":
-                        times[c].append(ordo(app, graph, threads))
+                        times[c].append(ordo(app, graph, threads, extra))
                     else:
-                        times[c].append(dist(app, graph, ranks, threads))
+                        times[c].append(dist(app, graph, ranks, threads, extra))
                 if a.gemini and app in ("bfs", "pagerank"):
                     for ranks in (1, 2):
                         gem[ranks].append(gemini(a.gemini, app, edges, nodes, ranks, a.iterations))
@@ -112,7 +116,7 @@ def main():
             r1 = med[("dist", 1, 1)] / med[("ordo", 1, 1)]
             r2 = med[("dist", 1, 2)] / med[("ordo", 1, 2)]
             r3 = med[("dist", 2, 1)] / med[("dist", 1, 1)]
-            print(f"| {name} | {app} | " + " | ".join(ms) + f" | {r1:.2f} | {r2:.2f} | {r3:.2f} | {g1} | {g2} |",
+            print(f"| {name} | {label} | " + " | ".join(ms) + f" | {r1:.2f} | {r2:.2f} | {r3:.2f} | {g1} | {g2} |",
                   flush=True)
 
 

@@ -140,6 +140,20 @@ def test_pagerank_matches_networkx(scheduler, threads, g):
     assert np.abs(got - np.array([expected[v] for v in range(n)])).sum() < 1e-4
 
 
+def test_pagerank_fixed_iterations_stay_within_their_bound():
+    D = nx.gnp_random_graph(200, 0.03, seed=4, directed=True)
+    src, dst = zip(*D.edges())
+    G = ordo.Graph.from_edges(list(src), list(dst), num_nodes=200)
+    expected = nx.pagerank(D, tol=1e-12, max_iter=10_000)
+    exact = np.array([expected[v] for v in range(200)])
+    for k in (2, 20):
+        got, rep = ordo.pagerank(G, iterations=k, report=True)
+        assert rep["iterations"] == k and rep["stopping_rule"] == "iterations"
+        assert np.abs(got - exact).sum() <= rep["error_bound"] + 1e-9
+    with pytest.raises(ValueError, match="iterations=0"):
+        ordo.pagerank(G, iterations=0)
+
+
 @pytest.mark.parametrize(
     "queues,layout,threads,algo,symmetric",
     [

@@ -6,7 +6,7 @@
 mod common;
 
 use ordo_algos::bfs::{self, direction::InEdges};
-use ordo_algos::pagerank::pull::Sweep;
+use ordo_algos::pagerank::pull::{Sweep, Until};
 use ordo_algos::{astar, cc, kcore, mst, pagerank, sssp, tc};
 use ordo_exec::ExecConfig;
 use ordo_graph::{gen, load_graph, BuildOptions, EdgeList, Graph, IdBase, LoadOptions};
@@ -195,7 +195,7 @@ proptest! {
         g.build_transpose();
         let incoming = InEdges::transpose(&g).unwrap();
         let tolerance = 10f64.powi(-tol_exp);
-        let out = pagerank::pull::run(&g, incoming, tolerance, sweep, &ExecConfig::new(threads)).unwrap();
+        let out = pagerank::pull::run(&g, incoming, Until::converged(tolerance), sweep, &ExecConfig::new(threads)).unwrap();
         let stop = tolerance * g.num_nodes() as f64;
         prop_assert!(out.last_change < stop);
         // The bound is 2 x 0.85 / 0.15 = 11.3 times the last change (below `stop`) plus the
@@ -218,7 +218,7 @@ fn pull_pagerank_matches_exact_solutions() {
     let out = pagerank::pull::run(
         &g,
         InEdges::transpose(&g).unwrap(),
-        1e-14,
+        Until::converged(1e-14),
         Sweep::GaussSeidel,
         &ExecConfig::new(3),
     )
@@ -232,7 +232,7 @@ fn pull_pagerank_matches_exact_solutions() {
     let out = pagerank::pull::run(
         &g,
         InEdges::transpose(&g).unwrap(),
-        1e-14,
+        Until::converged(1e-14),
         Sweep::Jacobi,
         &ExecConfig::new(2),
     )
@@ -281,7 +281,9 @@ fn pull_pagerank_skips_nodes_without_in_edges_and_stays_within_its_bound() {
             for threads in [1, 2, 8] {
                 let incoming = InEdges::transpose(&g).unwrap();
                 let cfg = ExecConfig::new(threads);
-                let out = pagerank::pull::run(&g, incoming, tolerance, sweep, &cfg).unwrap();
+                let out =
+                    pagerank::pull::run(&g, incoming, Until::converged(tolerance), sweep, &cfg)
+                        .unwrap();
                 let what = format!("{tolerance} {sweep:?} x{threads}");
                 assert!(out.last_change < tolerance * n as f64, "{what}");
                 assert!((out.score.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{what}");
@@ -297,8 +299,14 @@ fn pull_pagerank_skips_nodes_without_in_edges_and_stays_within_its_bound() {
     let mut g = graph(100, &[], false);
     g.build_transpose();
     let incoming = InEdges::transpose(&g).unwrap();
-    let out =
-        pagerank::pull::run(&g, incoming, 1e-12, Sweep::GaussSeidel, &ExecConfig::new(2)).unwrap();
+    let out = pagerank::pull::run(
+        &g,
+        incoming,
+        Until::converged(1e-12),
+        Sweep::GaussSeidel,
+        &ExecConfig::new(2),
+    )
+    .unwrap();
     assert_eq!(out.iterations, 1);
     assert!(out.score.iter().all(|&s| (s - 0.01).abs() < 1e-15));
 }

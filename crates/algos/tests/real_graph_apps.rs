@@ -373,7 +373,7 @@ proptest! {
 #[test]
 fn pull_pagerank_on_real_graphs_within_bound() {
     use ordo_algos::in_edges::InEdges;
-    use pagerank::pull::{self, Sweep};
+    use pagerank::pull::{self, Sweep, Until};
     for name in ["USA-road-d.NY.gr.gz", "email-Enron.txt.gz"] {
         let Some(path) = common::shared(name) else {
             continue;
@@ -390,7 +390,8 @@ fn pull_pagerank_on_real_graphs_within_bound() {
                 for threads in [1, 2, 8] {
                     let incoming = InEdges::transpose(&g).unwrap();
                     let cfg = ExecConfig::new(threads);
-                    let out = pull::run(&g, incoming, stop / n, sweep, &cfg).unwrap();
+                    let out =
+                        pull::run(&g, incoming, Until::converged(stop / n), sweep, &cfg).unwrap();
                     let l1 = pagerank::check_scores(&exact, &out.score, out.error_bound)
                         .unwrap_or_else(|e| panic!("{name} {sweep:?} {stop} x{threads}: {e}"));
                     assert!(

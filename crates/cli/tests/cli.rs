@@ -37,6 +37,10 @@ fn new_apps_json_verified_and_consistent() {
     assert_eq!(p["verified"], true);
     assert_eq!(p["top"].as_array().unwrap().len(), 10);
     assert!(p["l1_vs_oracle"].as_f64().unwrap() <= p["error_bound"].as_f64().unwrap());
+    let i = json(&ordo(&["pagerank", &g, "--json", "--iterations", "9"]));
+    assert_eq!(i["verified"], true);
+    assert_eq!(i["iterations"], 9);
+    assert_eq!(i["stopping_rule"], "iterations");
     let f = json(&ordo(&["mst", &g, "--json", "-t", "2"]));
     assert_eq!(f["verified"], true);
     assert_eq!(
@@ -331,6 +335,12 @@ fn exit_codes_and_one_line_errors() {
             "must be in (0, 1)",
         ),
         (&["pagerank", &g, "--priority", "x"], 2, "invalid value"),
+        (&["pagerank", &g, "--iterations", "0"], 2, "not in 1..="),
+        (
+            &["pagerank", &g, "--iterations", "5", "--algo", "priority"],
+            2,
+            "counts pull iterations",
+        ),
         (&["bc", &g, "--sources", "0"], 2, "at least one source"),
         (&["bc", &g, "--sources", "x"], 2, "expected a count"),
         (&["bc", &g, "--sources", "1,x"], 2, "'x' is not a node id"),

@@ -282,6 +282,43 @@ const CACHED_SHARES: usize = 1 << 20;
 
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
 pub const MAX_ITERATIONS: u32 = 1000;
+
+/// When the iteration stops.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Until {
+    /// networkx's per-node tolerance: stop after an iteration that changes the scores (summing
+    /// to 1) by less than `n x tolerance` in L1, or after [`MAX_ITERATIONS`]. It also picks the
+    /// shares' precision (module docs, Precision) and when a mass correction is worth a pass.
+    pub tolerance: f64,
+    /// Exactly this many iterations (at least one), whatever the change: the fixed count of
+    /// Gemini's and Ligra's PageRank benchmarks. The error bound still says how close the
+    /// scores are.
+    pub iterations: Option<u32>,
+}
+
+impl Until {
+    /// Until an iteration changes the scores by less than `n x tolerance` in L1.
+    pub fn converged(tolerance: f64) -> Until {
+        Until {
+            tolerance,
+            iterations: None,
+        }
+    }
+
+    /// The L1 change to stop below on a graph of `n` nodes.
+    pub fn change(&self, n: usize) -> f64 {
+        self.tolerance * n as f64
+    }
+
+    /// Whether the loop ends after `done` iterations, the last of which changed the scores
+    /// by less than the requested change (`converged`) or not.
+    pub fn ends(&self, done: u32, converged: bool) -> bool {
+        match self.iterations {
+            Some(k) => done >= k,
+            None => converged || done >= MAX_ITERATIONS,
+        }
+    }
+}
 /// Nodes per chunk of a sweep: whole words of the `pulling` bitmap.
 const CHUNK: usize = 2048;
 const _: () = assert!(CHUNK.is_multiple_of(64));
@@ -311,7 +348,7 @@ pub struct PullOutput {
 }
 
 /// Pull PageRank of `g` (whose in-edges are `incoming`) until an iteration changes the scores
-/// by less than `n x tolerance` in L1.
+/// by less than `n x tolerance` in L1, or for a fixed number of iterations ([`Until`]).
 ///
 /// ```
 /// use ordo_graph::{gen, BuildOptions};
@@ -321,17 +358,18 @@ pub struct PullOutput {
 /// g.build_transpose();
 /// let incoming = InEdges::transpose(&g).unwrap();
 /// let sweep = pagerank::pull::Sweep::GaussSeidel;
-/// let out = pagerank::pull::run(&g, incoming, 1e-9, sweep, &ExecConfig::new(2)).unwrap();
+/// let until = pagerank::pull::Until::converged(1e-9);
+/// let out = pagerank::pull::run(&g, incoming, until, sweep, &ExecConfig::new(2)).unwrap();
 /// pagerank::pull::verify(&g, &out).unwrap();
 /// ```
 pub fn run(
     g: &Graph,
     incoming: InEdges,
-    tolerance: f64,
+    until: Until,
     sweep: Sweep,
     cfg: &ExecConfig,
 ) -> Result<PullOutput, ExecError> {
-    run_gathering(g, incoming, tolerance, sweep, cfg, None)
+    run_gathering(g, incoming, until, sweep, cfg, None)
 }
 
 /// How a node's in-neighbours' shares are summed.
@@ -359,26 +397,26 @@ impl Gather {
 fn run_gathering(
     g: &Graph,
     incoming: InEdges,
-    tolerance: f64,
+    until: Until,
     sweep: Sweep,
     cfg: &ExecConfig,
     gather: Option<Gather>,
 ) -> Result<PullOutput, ExecError> {
-    let stop = tolerance * g.num_nodes() as f64;
+    let stop = until.change(g.num_nodes());
     let choose = |share: usize| gather.unwrap_or(Gather::for_shares(share * g.num_nodes()));
     if stop >= SINGLE_PRECISION_STOP {
         let gather = choose(std::mem::size_of::<AtomicF32>());
-        run_with::<AtomicF32>(g, incoming, stop, sweep, gather, cfg)
+        run_with::<AtomicF32>(g, incoming, until, sweep, gather, cfg)
     } else {
         let gather = choose(std::mem::size_of::<AtomicF64>());
-        run_with::<AtomicF64>(g, incoming, stop, sweep, gather, cfg)
+        run_with::<AtomicF64>(g, incoming, until, sweep, gather, cfg)
     }
 }
 
 fn run_with<S: Share>(
     g: &Graph,
     incoming: InEdges,
-    stop: f64,
+    until: Until,
     sweep: Sweep,
     gather: Gather,
     cfg: &ExecConfig,
@@ -400,7 +438,7 @@ fn run_with<S: Share>(
         dangling: Bitmap::new(n),
         gather,
     };
-    let (results, time) = run_team(cfg, |team| s.iterate(stop, sweep, team))?;
+    let (results, time) = run_team(cfg, |team| s.iterate(until, sweep, team))?;
     let (last, last_array) = results.first().map_or((Last::default(), 0), |r| r.1);
     let report = RunReport::from_threads(time, results.iter().map(|r| r.0).collect());
     // A node's value is its share times its degree (module docs); computed twice rather than
@@ -482,12 +520,13 @@ impl<S: Share> State<'_, S> {
     /// One worker's part: its statistics and the last iteration's figures.
     fn iterate(
         &self,
-        stop: f64,
+        until: Until,
         sweep: Sweep,
         team: &Team,
     ) -> Result<(ThreadStats, (Last, usize)), Stopped> {
         let mut stats = ThreadStats::default();
         let n = self.g.num_nodes();
+        let stop = until.change(n);
         let start = 1.0 / n.max(1) as f64;
         let base = self.base();
         let in_offsets = self.incoming.csr().0;
@@ -545,7 +584,7 @@ impl<S: Share> State<'_, S> {
             last = self.pull(cur, write, last.iterations, &skipped, &mut stats, team)?;
             last.corrections = corrections;
             cur = write;
-            if last.change < stop || last.iterations >= MAX_ITERATIONS {
+            if until.ends(last.iterations, last.change < stop) {
                 return Ok((stats, (last, cur)));
             }
             // Every worker has the same sums (collectives), so all take the same branch.
@@ -952,7 +991,14 @@ mod tests {
         g.build_transpose();
         let exact = super::super::power_iteration(&g).0;
         let incoming = InEdges::transpose(&g).unwrap();
-        let out = run(&g, incoming, 1e-5, Sweep::GaussSeidel, &ExecConfig::new(2)).unwrap();
+        let out = run(
+            &g,
+            incoming,
+            Until::converged(1e-5),
+            Sweep::GaussSeidel,
+            &ExecConfig::new(2),
+        )
+        .unwrap();
         assert_eq!(out.iterations, 1);
         let l1 = super::super::check_scores(&exact, &out.score, out.error_bound).unwrap();
         assert!(l1 > 0.01, "{l1}");
@@ -962,7 +1008,7 @@ mod tests {
         let out = run(
             &g,
             incoming,
-            1e-4 / n,
+            Until::converged(1e-4 / n),
             Sweep::GaussSeidel,
             &ExecConfig::new(2),
         )
@@ -991,8 +1037,15 @@ mod tests {
                     let mut iterations = Vec::new();
                     for gather in [Gather::Unrolled, Gather::Blocked] {
                         let incoming = InEdges::transpose(&g).unwrap();
-                        let out = run_gathering(&g, incoming, stop / n, sweep, &cfg, Some(gather))
-                            .unwrap();
+                        let out = run_gathering(
+                            &g,
+                            incoming,
+                            Until::converged(stop / n),
+                            sweep,
+                            &cfg,
+                            Some(gather),
+                        )
+                        .unwrap();
                         let what = format!("{stop} {sweep:?} x{threads} {gather:?}");
                         assert!(out.last_change < stop, "{what}");
                         super::super::check_scores(&exact, &out.score, out.error_bound)
@@ -1061,6 +1114,56 @@ mod tests {
             };
             assert_eq!(mass_correction(&busy, &skipped, 1e-9), None, "{scale}");
         }
+    }
+
+    #[test]
+    fn a_fixed_count_runs_exactly_that_many_iterations_within_its_bound() {
+        let mut g = gen::kronecker(10, 8, 7, &BuildOptions::default()).unwrap();
+        g.build_transpose();
+        let n = g.num_nodes() as f64;
+        let exact = super::super::power_iteration(&g).0;
+        for sweep in [Sweep::GaussSeidel, Sweep::Jacobi] {
+            let mut bounds = Vec::new();
+            // Fewer than convergence needs, and more (the change then falls below the
+            // default's stop long before the count is reached).
+            for count in [1, 3, 20, 60] {
+                let until = Until {
+                    tolerance: 1e-4 / n,
+                    iterations: Some(count),
+                };
+                let incoming = InEdges::transpose(&g).unwrap();
+                let out = run(&g, incoming, until, sweep, &ExecConfig::new(2)).unwrap();
+                assert_eq!(out.iterations, count, "{sweep:?}");
+                // A single iteration's bound may be the vacuous 2, which check_scores refuses.
+                let l1: f64 = exact
+                    .iter()
+                    .zip(&out.score)
+                    .map(|(a, b)| (a - b).abs())
+                    .sum();
+                assert!(
+                    l1 <= out.error_bound,
+                    "{sweep:?} {count}: {l1} > {}",
+                    out.error_bound
+                );
+                bounds.push(out.error_bound);
+            }
+            // Single precision (this tolerance's) bounds the error near 1.5e-5 at best.
+            assert!(
+                bounds[3] < 1e-4 && bounds[3] <= bounds[2],
+                "{sweep:?} {bounds:?}"
+            );
+        }
+        let converged = Until::converged(1e-4 / n);
+        let incoming = InEdges::transpose(&g).unwrap();
+        let out = run(
+            &g,
+            incoming,
+            converged,
+            Sweep::GaussSeidel,
+            &ExecConfig::new(2),
+        )
+        .unwrap();
+        assert!(out.iterations < 20, "{}", out.iterations);
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::runtime::Ran;
 use mpi::datatype::Equivalence;
 use ordo_algos::pagerank::pull::{
     dangling_values, error_bound, for_each_run, mass_correction_factor, AtomicF32, Gather,
-    PullLoop, Share, MAX_ITERATIONS, SINGLE_PRECISION_STOP,
+    PullLoop, Share, Until, SINGLE_PRECISION_STOP,
 };
 use ordo_algos::pagerank::{AtomicF64, DAMPING};
 use ordo_exec::frontier::Bitmap;
@@ -100,8 +100,9 @@ struct State<'a, S> {
     dangling: Option<Bitmap>,
     gather: Gather,
     base: f64,
-    /// The normalized L1 change to stop below.
+    /// The normalized L1 change to stop below (`until`'s).
     stop: f64,
+    until: Until,
     /// The values of the nodes without in-edges, over all ranks, and those of them without
     /// out-arcs: fixed at `base`, skipped by the sweeps and by a mass correction.
     fixed: f64,
@@ -109,19 +110,18 @@ struct State<'a, S> {
 }
 
 /// Pull PageRank over all ranks until an iteration changes the scores by less than
-/// `n x tolerance` in L1 (a collective).
+/// `n x tolerance` in L1 (a collective), or for a fixed number of iterations ([`Until`]).
 pub fn run(
     net: &Net,
     g: &LocalGraph,
     halo: &Halo<'_>,
-    tolerance: f64,
+    until: Until,
     exec: &ExecConfig,
 ) -> DistResult<PullRun> {
-    let stop = tolerance * g.num_nodes() as f64;
-    if stop >= SINGLE_PRECISION_STOP {
-        run_with::<AtomicF32>(net, g, halo, stop, exec)
+    if until.change(g.num_nodes() as usize) >= SINGLE_PRECISION_STOP {
+        run_with::<AtomicF32>(net, g, halo, until, exec)
     } else {
-        run_with::<AtomicF64>(net, g, halo, stop, exec)
+        run_with::<AtomicF64>(net, g, halo, until, exec)
     }
 }
 
@@ -129,7 +129,7 @@ fn run_with<S: Sent>(
     net: &Net,
     g: &LocalGraph,
     halo: &Halo<'_>,
-    stop: f64,
+    until: Until,
     exec: &ExecConfig,
 ) -> DistResult<PullRun> {
     let n = g.num_nodes() as f64;
@@ -174,7 +174,8 @@ fn run_with<S: Sent>(
         pulling: (!all_pull).then_some(pulling),
         dangling: any_dangling.then_some(dangling),
         base,
-        stop,
+        stop: until.change(g.num_nodes() as usize),
+        until,
         fixed,
         fixed_dangling,
     };
@@ -271,7 +272,8 @@ impl<S: Sent> State<'_, S> {
             let [change, pulled, dangling] = global_sums(funnel, team, [change, total, dangling])?;
             last.iterations += 1;
             last.change = change;
-            if change < self.stop * (pulled + self.fixed) || last.iterations >= MAX_ITERATIONS {
+            let converged = change < self.stop * (pulled + self.fixed);
+            if self.until.ends(last.iterations, converged) {
                 return Ok((stats, last));
             }
             // Every worker and rank has the same sums, so all take the same branch.

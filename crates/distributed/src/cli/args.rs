@@ -103,6 +103,11 @@ pub struct Args {
     /// --algo tasks]
     #[arg(long)]
     pub tolerance: Option<f64>,
+    /// PageRank (--algo pull): exactly N iterations, whatever the change, as `ordo pagerank
+    /// --iterations` (the fixed count of Gemini's benchmark, which runs 20)
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=ordo_algos::pagerank::pull::MAX_ITERATIONS as i64))]
+    pub iterations: Option<u32>,
     /// cc: the most links between local components (pairs joined by a cut edge) that rank 0
     /// gathers and joins itself, in five collectives; past it, labels cross the cut one edge a
     /// round (0: always rounds)

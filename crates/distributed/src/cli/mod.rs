@@ -96,6 +96,11 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
         return Err(usage("--tolerance must be in (0, 1)"));
     }
     let method = a.method()?;
+    if a.iterations.is_some() && (a.app != App::Pagerank || method == Algo::Tasks) {
+        return Err(usage(
+            "--iterations counts PageRank's pull iterations (--algo pull); tasks push residuals until none reaches the tolerance",
+        ));
+    }
     let aggregate = a.aggregate as usize;
     let buffer_limit = a
         .buffer_limit

@@ -5,6 +5,7 @@ use crate::cli::args::scheduler;
 use crate::cli::args::{Algo, Args};
 use crate::cli::oracle::for_oracle;
 use crate::cli::report::record_check;
+use ordo_algos::pagerank::pull::Until;
 use ordo_dist::apps::pagerank::PageRank;
 use ordo_dist::bsp::halo::Halo;
 use ordo_dist::graph::LocalGraph;
@@ -66,7 +67,17 @@ pub fn pagerank(
             "ghosts".into(),
             json!(net.sum_u64(halo.ghosts.len() as u64)),
         );
-        let run = ordo_dist::bsp::pagerank::run(net, g, &halo, tolerance, &exec)?;
+        let until = Until {
+            tolerance,
+            iterations: a.iterations,
+        };
+        let run = ordo_dist::bsp::pagerank::run(net, g, &halo, until, &exec)?;
+        let rule = if a.iterations.is_some() {
+            "iterations"
+        } else {
+            "l1-change"
+        };
+        out.insert("stopping_rule".into(), json!(rule));
         out.insert("iterations".into(), json!(run.iterations));
         out.insert("last_change".into(), json!(run.last_change));
         out.insert("corrections".into(), json!(run.corrections));
