@@ -66,6 +66,10 @@ struct Bins<W> {
     ring: Vec<Vec<Entry<W>>>,
     low: u64,
     overflow: Vec<Entry<W>>,
+    /// Emptied bins kept for their capacity: a bin taken leaves one of these in its slot, so
+    /// the bucket's next entries are not filed into a vector that grows from nothing (a
+    /// quarter of a road graph's instructions at one rank, in `realloc`).
+    spare: Vec<Vec<Entry<W>>>,
 }
 
 impl<W: Copy + Into<u64>> Bins<W> {
@@ -74,7 +78,22 @@ impl<W: Copy + Into<u64>> Bins<W> {
             ring: (0..RING).map(|_| Vec::new()).collect(),
             low: 0,
             overflow: Vec::new(),
+            spare: Vec::new(),
         }
+    }
+
+    /// Keeps `bin`'s capacity for a later [`Bins::take`].
+    fn recycle(&mut self, mut bin: Vec<Entry<W>>) {
+        if bin.capacity() > 0 {
+            bin.clear();
+            self.spare.push(bin);
+        }
+    }
+
+    /// Puts `bin`, taken from `bucket` this round, back in its slot.
+    fn put_back(&mut self, bucket: u64, bin: Vec<Entry<W>>) {
+        let slot = std::mem::replace(&mut self.ring[(bucket % RING) as usize], bin);
+        self.recycle(slot);
     }
 
     #[inline]
@@ -115,7 +134,8 @@ impl<W: Copy + Into<u64>> Bins<W> {
         if self.lowest(bucket, width) != bucket {
             return Vec::new();
         }
-        std::mem::take(&mut self.ring[(bucket % RING) as usize])
+        let spare = self.spare.pop().unwrap_or_default();
+        std::mem::replace(&mut self.ring[(bucket % RING) as usize], spare)
     }
 }
 
@@ -286,7 +306,12 @@ impl<D: DistLabel> State<'_, D> {
                 return Ok(c);
             }
             c.rounds += 1;
-            *write(&self.handed[w]) = lock(&self.bins[w]).take(bucket, self.width);
+            {
+                let mut bins = lock(&self.bins[w]);
+                let taken = bins.take(bucket, self.width);
+                // No worker reads the last round's bins any more (they all passed the minimum).
+                bins.recycle(std::mem::replace(&mut *write(&self.handed[w]), taken));
+            }
             team.barrier()?;
             {
                 // Every worker's bin, read in place until this worker reaches the next
@@ -303,17 +328,19 @@ impl<D: DistLabel> State<'_, D> {
                 });
                 // Bucket fusion: this worker's own bin of the bucket, while it stays small.
                 loop {
-                    let own = bins.take(bucket, self.width);
+                    let mut own = bins.take(bucket, self.width);
                     if own.is_empty() {
+                        bins.recycle(own);
                         break;
                     }
                     if own.len() >= FUSION_LIMIT {
-                        bins.ring[(bucket % RING) as usize] = own;
+                        bins.put_back(bucket, own);
                         break;
                     }
-                    for e in own {
+                    for e in own.drain(..) {
                         self.relax::<L, SHARED>(e, locator, &mut bins, &mut outbox, &mut c);
                     }
+                    bins.recycle(own);
                 }
             }
             if ranks > 1 {
