@@ -129,7 +129,10 @@ impl App for Pagerank {
         about: "PageRank (networkx's definition), pull iteration by default (verified against \
                 power iteration)",
         after_help: None,
-        examples: &["ordo pagerank web-graph.txt.gz --priority prd --tolerance 1e-8"],
+        examples: &[
+            "ordo pagerank web-graph.txt.gz --priority prd --tolerance 1e-8",
+            "ordo pagerank kron20.ordo --iterations 20   # the fixed count Gemini's benchmark runs",
+        ],
         params: &[
             Param::choice(
                 "priority",

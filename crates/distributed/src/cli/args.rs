@@ -19,6 +19,7 @@ use ordo_sched::{parse_param, SchedulerConfig, Topology};
   mpirun -np 2 ordo-dist cc ny.ordo --algo tasks
   mpirun -np 4 ordo-dist tc gen:er:16 --tasking static --task-pool 65536   # GMT's baseline
   mpirun -np 2 ordo-dist pagerank soc-Slashdot0902.txt.gz --no-verify
+  mpirun -np 2 ordo-dist pagerank kron20.ordo --iterations 20    # Gemini's fixed count
   mpirun -np 8 --hostfile hosts ordo-dist cc gen:kronecker:24 --no-verify --json
 
 Each application runs ordo's default method by default, in bulk-synchronous rounds across
