@@ -93,9 +93,11 @@ def main():
         edges = nodes = None
         if a.gemini:
             edges, nodes = gemini_input(graph)
-        rows = [(app, [], app) for app in a.apps.split(",")]
-        if a.gemini and "pagerank" in a.apps.split(","):
-            rows.append(("pagerank", ["--iterations", str(a.iterations)], f"pagerank {a.iterations} it"))
+        apps = a.apps.split(",")
+        rows = [(app, [], app) for app in apps]
+        if a.gemini and "pagerank" in apps:
+            fixed = ["--iterations", str(a.iterations)]
+            rows.append(("pagerank", fixed, f"pagerank {a.iterations} it"))
         for app, extra, label in rows:
             times = {c: [] for c in configs}
             gem = {1: [], 2: []}

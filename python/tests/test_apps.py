@@ -150,8 +150,11 @@ def test_pagerank_fixed_iterations_stay_within_their_bound():
         got, rep = ordo.pagerank(G, iterations=k, report=True)
         assert rep["iterations"] == k and rep["stopping_rule"] == "iterations"
         assert np.abs(got - exact).sum() <= rep["error_bound"] + 1e-9
-    with pytest.raises(ValueError, match="iterations=0"):
-        ordo.pagerank(G, iterations=0)
+    for bad in (0, 1001):
+        with pytest.raises(ValueError, match=f"iterations={bad}: must be in 1..=1000"):
+            ordo.pagerank(G, iterations=bad)
+    with pytest.raises(ValueError, match="counts pull iterations"):
+        ordo.pagerank(G, iterations=5, algo="priority")
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@
 //! * [`mst`]: minimum spanning forest by Boruvka with merging, prioritized by degree;
 //!   [`mst::boruvka`]: parallel Boruvka rounds with light-edge filtering.
 //! * [`pagerank`]: residual-pushing PageRank, prioritized by residual (PR and PR-D);
-//!   [`pagerank::pull`]: pull iteration with an L1-change stopping rule.
+//!   [`pagerank::pull`]: pull iteration with an L1-change stopping rule or a fixed count.
 //! * [`tc`]: triangle counting (no order dependence; heaviest nodes first).
 //! * [`bc`]: betweenness centrality on sampled sources, level-synchronous, with the adaptive
 //!   data layout and NUMA-aware work queues of the NUMA-aware BC paper (Frasca et al., SC'12;

@@ -17,7 +17,7 @@ pub enum VerifyError {
     Scores { l1: f64, bound: f64 },
     /// An error bound too loose to reject anything: two score vectors summing to 1 are at most
     /// 2 apart in L1 (PageRank).
-    #[error("verification failed: the error bound {bound:.3} admits every answer (scores summing to 1 are at most 2 apart in L1); a smaller tolerance (or more --iterations) gives a result that can be checked")]
+    #[error("verification failed: the error bound {bound:.3} admits every answer (scores summing to 1 are at most 2 apart in L1); a smaller tolerance or more iterations give a result that can be checked")]
     Vacuous { bound: f64 },
     /// A whole-graph answer differs or is malformed (a flow, a forest, a count).
     #[error("verification failed: {0}")]

@@ -27,7 +27,7 @@
 //! PMOD helps, PMOD §6).
 //!
 //! [`pull`] is the pull iteration over in-edges on the frontier executor with the L1-change
-//! stopping rule, the fastest method (what `ordo pagerank` runs by default); residual pushing
+//! stopping rule (or a fixed count), the fastest method (what `ordo pagerank` runs by default); residual pushing
 //! stays for the papers' PR and PR-D.
 
 pub mod app;

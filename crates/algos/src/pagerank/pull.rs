@@ -1,6 +1,6 @@
 //! PageRank by pull iteration over in-edges on the frontier executor, with GAPBS's and
-//! networkx's stopping rule: the L1 change of one iteration below `n x tolerance` (scores
-//! summing to 1).
+//! networkx's stopping rule, the L1 change of one iteration below `n x tolerance` (scores
+//! summing to 1), or a fixed number of iterations ([`Until`]).
 //!
 //! **What is iterated.** As in the residual-pushing version (module docs of
 //! [`pagerank`](super)), the scores are the normalized solution `y / |y|₁` of
@@ -45,8 +45,8 @@
 //! equation, from two sums the sweep adds up anyway (all new values, and those of nodes
 //! without out-arcs), and multiplies their shares by `c` in one pass over the nodes: a
 //! one-variable aggregation step. The pass is made only where it matters: when the total is
-//! off by at least the change the run stops at and by a quarter of the last iteration's
-//! change ([`CORRECTION_SHARE`]; the quarter made as few passes as possible with no more
+//! off by at least the change the run stops at ([`Until::correction_floor`]) and by a quarter
+//! of the last iteration's change ([`CORRECTION_SHARE`]; the quarter made as few passes as possible with no more
 //! sweeps than correcting every time, on the 10 graphs of `compare.py` and 7 held-out ones).
 //! Gauss-Seidel sweeps at GAPBS's tolerance without -> with it: Kronecker 20 9 -> 5, Slashdot
 //! 23 -> 11-12; road graphs and meshes unchanged, with at most two passes. The bound
@@ -283,15 +283,28 @@ const CACHED_SHARES: usize = 1 << 20;
 /// Iterations at most (the contraction makes 1e-13 reachable in about 190).
 pub const MAX_ITERATIONS: u32 = 1000;
 
+/// Nodes per chunk of a sweep: whole words of the `pulling` bitmap.
+const CHUNK: usize = 2048;
+const _: () = assert!(CHUNK.is_multiple_of(64));
+
+/// How an iteration uses the values it has just computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sweep {
+    /// Every value from the previous iteration's shares.
+    Jacobi,
+    /// Shares updated in place during the sweep (GAPBS's `pr`).
+    GaussSeidel,
+}
+
 /// When the iteration stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Until {
     /// networkx's per-node tolerance: stop after an iteration that changes the scores (summing
     /// to 1) by less than `n x tolerance` in L1, or after [`MAX_ITERATIONS`]. It also picks the
-    /// shares' precision (module docs, Precision) and when a mass correction is worth a pass.
+    /// shares' precision (module docs, Precision).
     pub tolerance: f64,
-    /// Exactly this many iterations (at least one), whatever the change: the fixed count of
-    /// Gemini's and Ligra's PageRank benchmarks. The error bound still says how close the
+    /// Exactly this many iterations (at least one: 0 runs one), whatever the change: the
+    /// fixed count of Gemini's PageRank benchmark. The error bound still says how close the
     /// scores are.
     pub iterations: Option<u32>,
 }
@@ -306,8 +319,19 @@ impl Until {
     }
 
     /// The L1 change to stop below on a graph of `n` nodes.
-    pub fn change(&self, n: usize) -> f64 {
+    pub fn stop(&self, n: usize) -> f64 {
         self.tolerance * n as f64
+    }
+
+    /// The change below which a mass correction is not worth a pass (module docs, Mass
+    /// correction): the change the run stops at. A fixed count stops at none, and a loose
+    /// tolerance would then never correct: it corrects from at most [`SINGLE_PRECISION_STOP`]
+    /// (0 would correct after nearly every iteration once the change is at its rounding).
+    pub fn correction_floor(&self, n: usize) -> f64 {
+        match self.iterations {
+            Some(_) => self.stop(n).min(SINGLE_PRECISION_STOP),
+            None => self.stop(n),
+        }
     }
 
     /// Whether the loop ends after `done` iterations, the last of which changed the scores
@@ -318,18 +342,14 @@ impl Until {
             None => converged || done >= MAX_ITERATIONS,
         }
     }
-}
-/// Nodes per chunk of a sweep: whole words of the `pulling` bitmap.
-const CHUNK: usize = 2048;
-const _: () = assert!(CHUNK.is_multiple_of(64));
 
-/// How an iteration uses the values it has just computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sweep {
-    /// Every value from the previous iteration's shares.
-    Jacobi,
-    /// Shares updated in place during the sweep (GAPBS's `pr`).
-    GaussSeidel,
+    /// The rule's name in the JSON (`stopping_rule`).
+    pub fn rule(&self) -> &'static str {
+        match self.iterations {
+            Some(_) => "iterations",
+            None => "l1-change",
+        }
+    }
 }
 
 pub struct PullOutput {
@@ -402,7 +422,7 @@ fn run_gathering(
     cfg: &ExecConfig,
     gather: Option<Gather>,
 ) -> Result<PullOutput, ExecError> {
-    let stop = until.change(g.num_nodes());
+    let stop = until.stop(g.num_nodes());
     let choose = |share: usize| gather.unwrap_or(Gather::for_shares(share * g.num_nodes()));
     if stop >= SINGLE_PRECISION_STOP {
         let gather = choose(std::mem::size_of::<AtomicF32>());
@@ -526,7 +546,7 @@ impl<S: Share> State<'_, S> {
     ) -> Result<(ThreadStats, (Last, usize)), Stopped> {
         let mut stats = ThreadStats::default();
         let n = self.g.num_nodes();
-        let stop = until.change(n);
+        let stop = until.stop(n);
         let start = 1.0 / n.max(1) as f64;
         let base = self.base();
         let in_offsets = self.incoming.csr().0;
@@ -588,7 +608,7 @@ impl<S: Share> State<'_, S> {
                 return Ok((stats, (last, cur)));
             }
             // Every worker has the same sums (collectives), so all take the same branch.
-            if let Some(c) = mass_correction(&last, &skipped, stop) {
+            if let Some(c) = mass_correction(&last, &skipped, until.correction_floor(n)) {
                 self.scale(cur, c, skipped.pulling, team)?;
                 corrections += 1;
             }
@@ -876,22 +896,22 @@ fn take_run(word: &mut u64) -> Option<(usize, usize)> {
 const CORRECTION_SHARE: f64 = 0.25;
 
 /// [`mass_correction_factor`] after the iteration `last`, with the nodes `skipped` fixed.
-fn mass_correction(last: &Last, skipped: &Skipped, stop: f64) -> Option<f64> {
+fn mass_correction(last: &Last, skipped: &Skipped, floor: f64) -> Option<f64> {
     let pulled = [last.pulled, last.pulled_dangling];
     let fixed = [skipped.total, skipped.dangling_total];
-    mass_correction_factor(pulled, fixed, last.change_raw, stop)
+    mass_correction_factor(pulled, fixed, last.change_raw, floor)
 }
 
 /// The factor that gives the pulled nodes' values the total the exact scores have relative to
 /// the nodes without out-arcs (module docs, Mass correction), if the total is off by at least
-/// the change the run stops at (`stop`) and by [`CORRECTION_SHARE`] of the last iteration's
+/// `floor` ([`Until::correction_floor`]) and by [`CORRECTION_SHARE`] of the last iteration's
 /// L1 change `change_raw`; `None` otherwise. `pulled` is the pulled nodes' values' total and
 /// that of those of them without out-arcs; `fixed` the same for the nodes without in-edges.
 pub fn mass_correction_factor(
     [pulled, pulled_dangling]: [f64; 2],
     [fixed, fixed_dangling]: [f64; 2],
     change_raw: f64,
-    stop: f64,
+    floor: f64,
 ) -> Option<f64> {
     let a = DAMPING;
     // Σy = (1 - α) + α (Σy - D), with the skipped nodes' values fixed and the pulled ones
@@ -901,7 +921,7 @@ pub fn mass_correction_factor(
     let c = wanted / weighed;
     let total = pulled + fixed;
     let off = (c - 1.0).abs() * pulled;
-    let worth = off >= stop * total && off >= CORRECTION_SHARE * change_raw;
+    let worth = off >= floor * total && off >= CORRECTION_SHARE * change_raw;
     (c.is_finite() && c > 0.0 && worth).then_some(c)
 }
 
@@ -1118,7 +1138,8 @@ mod tests {
 
     #[test]
     fn a_fixed_count_runs_exactly_that_many_iterations_within_its_bound() {
-        let mut g = gen::kronecker(10, 8, 7, &BuildOptions::default()).unwrap();
+        // Two chunks of nodes, so both workers sweep.
+        let mut g = gen::kronecker(12, 8, 7, &BuildOptions::default()).unwrap();
         g.build_transpose();
         let n = g.num_nodes() as f64;
         let exact = super::super::power_iteration(&g).0;
@@ -1149,7 +1170,7 @@ mod tests {
             }
             // Single precision (this tolerance's) bounds the error near 1.5e-5 at best.
             assert!(
-                bounds[3] < 1e-4 && bounds[3] <= bounds[2],
+                bounds[3] < 1e-4 && bounds[3] <= bounds[2] * 1.01,
                 "{sweep:?} {bounds:?}"
             );
         }

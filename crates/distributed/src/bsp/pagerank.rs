@@ -1,6 +1,6 @@
 //! PageRank by pull iteration, as `ordo pagerank` computes it by default
 //! (`ordo_algos::pagerank::pull`): the same definition, stopping rule (the L1 change of an
-//! iteration below `n x tolerance`, scores summing to 1) and error bound.
+//! iteration below `n x tolerance`, scores summing to 1, or a fixed count) and error bound.
 //!
 //! A node's share `y / outdeg` is what its out-neighbours pull. An iteration first refreshes
 //! the ghosts' shares (one exchange), then sweeps the owned nodes, Gauss-Seidel within the
@@ -100,8 +100,10 @@ struct State<'a, S> {
     dangling: Option<Bitmap>,
     gather: Gather,
     base: f64,
-    /// The normalized L1 change to stop below (`until`'s).
+    /// The normalized L1 change to stop below, and the least a mass correction must mend
+    /// (`until`'s).
     stop: f64,
+    correction_floor: f64,
     until: Until,
     /// The values of the nodes without in-edges, over all ranks, and those of them without
     /// out-arcs: fixed at `base`, skipped by the sweeps and by a mass correction.
@@ -118,7 +120,7 @@ pub fn run(
     until: Until,
     exec: &ExecConfig,
 ) -> DistResult<PullRun> {
-    if until.change(g.num_nodes() as usize) >= SINGLE_PRECISION_STOP {
+    if until.stop(g.num_nodes() as usize) >= SINGLE_PRECISION_STOP {
         run_with::<AtomicF32>(net, g, halo, until, exec)
     } else {
         run_with::<AtomicF64>(net, g, halo, until, exec)
@@ -174,7 +176,8 @@ fn run_with<S: Sent>(
         pulling: (!all_pull).then_some(pulling),
         dangling: any_dangling.then_some(dangling),
         base,
-        stop: until.change(g.num_nodes() as usize),
+        stop: until.stop(g.num_nodes() as usize),
+        correction_floor: until.correction_floor(g.num_nodes() as usize),
         until,
         fixed,
         fixed_dangling,
@@ -216,7 +219,7 @@ impl<S: Sent> State<'_, S> {
     /// values total `pulled` over all ranks, `dangling` of it without out-arcs.
     fn mass_correction(&self, change: f64, pulled: f64, dangling: f64) -> Option<f64> {
         let fixed = [self.fixed, self.fixed_dangling];
-        mass_correction_factor([pulled, dangling], fixed, change, self.stop)
+        mass_correction_factor([pulled, dangling], fixed, change, self.correction_floor)
     }
 
     /// Updates the owned nodes of `range` that pull, in place (`pull`'s loop, Gauss-Seidel);

@@ -66,11 +66,15 @@ struct Bins<W> {
     ring: Vec<Vec<Entry<W>>>,
     low: u64,
     overflow: Vec<Entry<W>>,
-    /// Emptied bins kept for their capacity: a bin taken leaves one of these in its slot, so
-    /// the bucket's next entries are not filed into a vector that grows from nothing (a
-    /// quarter of a road graph's instructions at one rank, in `realloc`).
+    /// Bins emptied by a round, kept for their capacity (at most [`SPARE_BINS`]): a bucket's
+    /// first entry takes one, where a vector growing from nothing spent a quarter of a road
+    /// graph's instructions in `realloc`. Empty slots hold no capacity, so what a run keeps
+    /// is what its live buckets hold plus these.
     spare: Vec<Vec<Entry<W>>>,
 }
+
+/// Emptied bins a worker keeps for reuse.
+const SPARE_BINS: usize = 4;
 
 impl<W: Copy + Into<u64>> Bins<W> {
     fn new() -> Bins<W> {
@@ -82,24 +86,24 @@ impl<W: Copy + Into<u64>> Bins<W> {
         }
     }
 
-    /// Keeps `bin`'s capacity for a later [`Bins::take`].
+    /// Keeps `bin`'s capacity for a later bucket, unless enough are kept already.
     fn recycle(&mut self, mut bin: Vec<Entry<W>>) {
-        if bin.capacity() > 0 {
+        if bin.capacity() > 0 && self.spare.len() < SPARE_BINS {
             bin.clear();
             self.spare.push(bin);
         }
     }
 
-    /// Puts `bin`, taken from `bucket` this round, back in its slot.
-    fn put_back(&mut self, bucket: u64, bin: Vec<Entry<W>>) {
-        let slot = std::mem::replace(&mut self.ring[(bucket % RING) as usize], bin);
-        self.recycle(slot);
-    }
-
     #[inline]
     fn file(&mut self, bucket: u64, e: Entry<W>) {
         if bucket < self.low + RING {
-            self.ring[(bucket % RING) as usize].push(e);
+            let bin = &mut self.ring[(bucket % RING) as usize];
+            if bin.capacity() == 0 {
+                if let Some(spare) = self.spare.pop() {
+                    *bin = spare;
+                }
+            }
+            bin.push(e);
         } else {
             self.overflow.push(e);
         }
@@ -134,8 +138,7 @@ impl<W: Copy + Into<u64>> Bins<W> {
         if self.lowest(bucket, width) != bucket {
             return Vec::new();
         }
-        let spare = self.spare.pop().unwrap_or_default();
-        std::mem::replace(&mut self.ring[(bucket % RING) as usize], spare)
+        std::mem::take(&mut self.ring[(bucket % RING) as usize])
     }
 }
 
@@ -330,11 +333,11 @@ impl<D: DistLabel> State<'_, D> {
                 loop {
                     let mut own = bins.take(bucket, self.width);
                     if own.is_empty() {
-                        bins.recycle(own);
                         break;
                     }
                     if own.len() >= FUSION_LIMIT {
-                        bins.put_back(bucket, own);
+                        // Back in its slot, which `take` left empty.
+                        bins.ring[(bucket % RING) as usize] = own;
                         break;
                     }
                     for e in own.drain(..) {

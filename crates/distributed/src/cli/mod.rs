@@ -96,9 +96,12 @@ fn run(net: &Net, a: &Args) -> DistResult<()> {
         return Err(usage("--tolerance must be in (0, 1)"));
     }
     let method = a.method()?;
-    if a.iterations.is_some() && (a.app != App::Pagerank || method == Algo::Tasks) {
+    if a.iterations.is_some() && a.app != App::Pagerank {
+        return Err(usage("--iterations applies to pagerank only"));
+    }
+    if a.iterations.is_some() && method == Algo::Tasks {
         return Err(usage(
-            "--iterations counts PageRank's pull iterations (--algo pull); tasks push residuals until none reaches the tolerance",
+            "--iterations counts pull iterations; --algo tasks pushes residuals until none reaches the tolerance",
         ));
     }
     let aggregate = a.aggregate as usize;

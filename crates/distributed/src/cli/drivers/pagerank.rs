@@ -51,6 +51,7 @@ pub fn pagerank(
             ordo_algos::pagerank::normalize(&x, total, leftover, g.num_nodes() as usize);
         out.insert("scheduler".into(), json!(sched.label()));
         out.insert("priority".into(), json!("pr"));
+        out.insert("stopping_rule".into(), json!("residual"));
         out.insert("leftover_residual".into(), json!(leftover));
         out.insert(
             "empty_takes".into(),
@@ -72,12 +73,7 @@ pub fn pagerank(
             iterations: a.iterations,
         };
         let run = ordo_dist::bsp::pagerank::run(net, g, &halo, until, &exec)?;
-        let rule = if a.iterations.is_some() {
-            "iterations"
-        } else {
-            "l1-change"
-        };
-        out.insert("stopping_rule".into(), json!(rule));
+        out.insert("stopping_rule".into(), json!(until.rule()));
         out.insert("iterations".into(), json!(run.iterations));
         out.insert("last_change".into(), json!(run.last_change));
         out.insert("corrections".into(), json!(run.corrections));
