@@ -100,18 +100,16 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
             // The tasks the handle holds at hand (`pop_fast`) run in this inner loop and are
             // accounted once: their tokens become spares at its end (README.md, step 3). An
             // instrumented run times each pop, and an open run polls its inbox between
-            // tasks, so they run one task a round. One call site of `op`, so it is inlined.
+            // tasks, so they run one task a round: the probe's work sits outside the loop,
+            // which then runs once. One call site of `op`, so it is inlined.
             let before = tasks;
             let mut task = first;
+            let t1 = if probed { ticks() } else { 0 };
+            if let Some(p) = ctx.probe.as_deref_mut() {
+                p.reset();
+            }
             loop {
-                let t1 = if probed { ticks() } else { 0 };
-                if let Some(p) = ctx.probe.as_deref_mut() {
-                    p.reset();
-                }
                 op(task, &mut ctx);
-                if let Some(p) = ctx.probe.as_deref() {
-                    account_task(probe, p, t0, t1, env);
-                }
                 tasks += 1;
                 if probed || X::OPEN {
                     break;
@@ -120,6 +118,9 @@ pub(crate) fn worker_loop<'s, T, S, X, F>(
                     Some(t) => task = t,
                     None => break,
                 }
+            }
+            if let Some(p) = ctx.probe.as_deref() {
+                account_task(probe, p, t0, t1, env);
             }
             term.on_done_many(ctx.credit, tasks - before);
             if tasks / 256 != before / 256 {
