@@ -82,7 +82,8 @@ def main():
     p.add_argument("--apps", default="bfs,cc,pagerank,sssp")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--gemini", metavar="BINDIR", help="also run Gemini's bfs and pagerank")
-    p.add_argument("--iterations", type=int, default=20, help="Gemini's PageRank iterations, and those of the fixed-count row")
+    p.add_argument("--iterations", type=int, default=20,
+                   help="Gemini's PageRank iterations, and those of the fixed-count row")
     a = p.parse_args()
     configs = [("ordo", 1, 1), ("ordo", 1, 2), ("dist", 1, 1), ("dist", 1, 2), ("dist", 2, 1)]
     print("| graph | app | ordo 1t | ordo 2t | dist 1x1 | dist 1x2 | dist 2x1 |"

@@ -199,8 +199,9 @@ def pagerank(
     distance to the exact scores, and is 2, which bounds nothing, when ``tol`` is too loose.
 
     ``algo``: ``"pull"`` (Gauss-Seidel sweeps over in-edges until a sweep changes the scores
-    by less than ``num_nodes * tol`` in L1, networkx's rule, or ``iterations`` of them, rescaling the scores between
-    sweeps where their total misses the exact solution's; the fastest), ``"pull-jacobi"``
+    by less than ``num_nodes * tol`` in L1, networkx's rule, or ``iterations`` of them,
+    rescaling the scores between sweeps where their total misses the exact solution's; the
+    fastest), ``"pull-jacobi"``
     (the same with Jacobi iterations), ``"priority"`` (residual pushing with priorities
     from the residual per arc in units of the threshold: ``priority="pr"``, its whole part,
     or ``"prd"``, three decimals: the PR and PR-D of the PMOD paper, Yesil et al., SC'19, as

@@ -98,9 +98,8 @@ const ORACLE_ERROR: f64 = 1e-3;
 pub struct Setup {
     /// The pull methods' in-edges.
     pull: Option<WithInEdges>,
-    tolerance: f64,
-    /// `--iterations`: the pull methods' fixed count.
-    iterations: Option<u32>,
+    /// `--tolerance` (both methods) and `--iterations` (the pull methods' fixed count).
+    until: Until,
     /// `--priority` as given (the scheduled method's residual priorities).
     priority: Option<String>,
     sweep: Sweep,
@@ -109,14 +108,6 @@ pub struct Setup {
 type P = Prepared<Setup>;
 
 impl Setup {
-    /// The pull methods' stopping rule.
-    fn until(&self) -> Until {
-        Until {
-            tolerance: self.tolerance,
-            iterations: self.iterations,
-        }
-    }
-
     fn kind(&self) -> PriorityKind {
         match self.priority.as_deref() {
             Some("prd") => PriorityKind::PrD,
@@ -230,8 +221,10 @@ impl App for Pagerank {
             .map_or_else(|| source.graph(), |w| w.graph.clone());
         let setup = Setup {
             pull,
-            tolerance,
-            iterations,
+            until: Until {
+                tolerance,
+                iterations,
+            },
             priority: values.text("priority").map(String::from),
             sweep: match method.method {
                 Method::PullJacobi => Sweep::Jacobi,
@@ -252,11 +245,11 @@ impl App for Pagerank {
                 s,
                 exec,
                 &p.graph,
-                p.setup.tolerance,
+                p.setup.until.tolerance,
                 p.setup.kind(),
             )?)),
             (None, Some(w)) => {
-                let out = pull::run(&w.graph, w.in_edges(), p.setup.until(), p.setup.sweep, exec)?;
+                let out = pull::run(&w.graph, w.in_edges(), p.setup.until, p.setup.sweep, exec)?;
                 Ok(Scores::Pulled(out))
             }
             (None, None) => unreachable!("prepared without in-edges for a pull method"),
@@ -267,7 +260,7 @@ impl App for Pagerank {
         // A tenth of the requested change, n x tolerance, and at most ORACLE_ERROR: the
         // priority method's bound stays far below a loose request (its per-node threshold is
         // capped), and an oracle as loose as the request would leave the check nothing.
-        let requested = p.setup.tolerance * p.graph.num_nodes() as f64;
+        let requested = p.setup.until.tolerance * p.graph.num_nodes() as f64;
         pagerank::power_iteration_within(&p.graph, (requested / 10.0).min(ORACLE_ERROR))
     }
 
@@ -312,12 +305,12 @@ impl App for Pagerank {
             "algo": ctx.method.name(),
             "stopping_rule": match scheduled {
                 true => "residual",
-                false => p.setup.until().rule(),
+                false => p.setup.until.rule(),
             },
             "priority": scheduled.then(|| p.setup.priority.as_deref().unwrap_or("pr")),
             "sweep": pulled.map(|_| format!("{:?}", p.setup.sweep)),
             "prep_s": p.setup.pull.as_ref().map(|w| w.prep_s),
-            "tolerance": p.setup.tolerance,
+            "tolerance": p.setup.until.tolerance,
             "damping": pagerank::DAMPING,
             "top": ids(&pagerank::top(out.score(), 10)),
             "oracle_top": exact.map(|e| ids(&pagerank::top(&e.score, 10))),

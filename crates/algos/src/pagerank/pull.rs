@@ -46,8 +46,9 @@
 //! without out-arcs), and multiplies their shares by `c` in one pass over the nodes: a
 //! one-variable aggregation step. The pass is made only where it matters: when the total is
 //! off by at least the change the run stops at ([`Until::correction_floor`]) and by a quarter
-//! of the last iteration's change ([`CORRECTION_SHARE`]; the quarter made as few passes as possible with no more
-//! sweeps than correcting every time, on the 10 graphs of `compare.py` and 7 held-out ones).
+//! of the last iteration's change ([`CORRECTION_SHARE`]; the quarter made as few passes as
+//! possible with no more sweeps than correcting every time, on the 10 graphs of `compare.py`
+//! and 7 held-out ones).
 //! Gauss-Seidel sweeps at GAPBS's tolerance without -> with it: Kronecker 20 9 -> 5, Slashdot
 //! 23 -> 11-12; road graphs and meshes unchanged, with at most two passes. The bound
 //! below holds whatever the last iteration read, so a scaled iterate needs no change to it;
