@@ -97,7 +97,7 @@ impl<T: Copy, const D: usize> DaryHeap<T, D> {
             // (one call on `first..min(first + D, n)` costs ~40% more instructions).
             let best = first
                 + if first + D <= n {
-                    smallest(&items[first..first + D])
+                    smallest_full::<T, D>(&items[first..first + D])
                 } else {
                     smallest(&items[first..n])
                 };
@@ -107,6 +107,29 @@ impl<T: Copy, const D: usize> DaryHeap<T, D> {
         self.sift_up(hole, last);
         Some((top.priority, top.task))
     }
+}
+
+/// The index of the smallest of `D` children, the first of equals.
+///
+/// For four, a branch-free tournament: which child is smallest is a coin toss the branch
+/// predictor often loses, and a lost branch per level costs more than the level's comparisons
+/// (`docs/measurement.md`, "The heaps' pop").
+#[inline(always)]
+fn smallest_full<T: Copy, const D: usize>(kids: &[Entry<T>]) -> usize {
+    if D != 4 {
+        return smallest(kids);
+    }
+    let (p0, p1, p2, p3) = (
+        kids[0].priority,
+        kids[1].priority,
+        kids[2].priority,
+        kids[3].priority,
+    );
+    let left = (p1 < p0) as usize;
+    let right = 2 + (p3 < p2) as usize;
+    let right_wins = (p2.min(p3) < p0.min(p1)) as usize;
+    // `left` or `right` without a branch: the mask is all ones when the right pair wins.
+    left ^ ((left ^ right) & right_wins.wrapping_neg())
 }
 
 /// The index of the entry with the smallest priority in a non-empty slice.
