@@ -39,6 +39,7 @@ pub mod kcore;
 pub mod mst;
 pub mod pagerank;
 pub mod pfp;
+mod prefetch;
 pub mod sssp;
 pub mod tc;
 #[cfg(test)]

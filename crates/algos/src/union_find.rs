@@ -79,20 +79,6 @@ fn split_find(parent: &mut [u32], mut x: u32) -> u32 {
     x
 }
 
-/// Asks the cache for `x`'s parent entry ahead of a find, which a Kruskal scan does in an
-/// order unrelated to node ids (a no-op off x86-64).
-#[inline(always)]
-pub(crate) fn prefetch(parent: &[AtomicU32], x: u32) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(entry) = parent.get(x as usize) {
-        // SAFETY: a prefetch only hints at an address (here a valid one); it reads nothing.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(entry.as_ptr().cast::<i8>());
-        }
-    }
-}
-
 /// The root of `x`, halving the path on the way.
 #[inline]
 pub(crate) fn find(parent: &[AtomicU32], mut x: u32) -> u32 {

@@ -84,6 +84,13 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
         self.stats.app[i] += n;
     }
 
+    /// The task this worker will run `ahead` tasks after the running one (0: the next), when
+    /// its scheduler knows it: the operator may prefetch what that task will read.
+    #[inline(always)]
+    pub fn upcoming(&self, ahead: usize) -> Option<T> {
+        self.handle.peek_fast(ahead)
+    }
+
     /// The index of the running worker (0..threads).
     #[inline]
     pub fn worker(&self) -> usize {

@@ -47,6 +47,12 @@ impl<T: Copy> Chunk<T> {
         Some(t)
     }
 
+    /// The task `pop_front` would return after `ahead` more calls.
+    #[inline(always)]
+    pub fn peek_front(&self, ahead: usize) -> Option<T> {
+        self.items.get(self.head + ahead).copied()
+    }
+
     #[inline]
     pub fn pop_back(&mut self) -> Option<T> {
         if self.is_empty() {

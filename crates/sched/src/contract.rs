@@ -70,6 +70,15 @@ pub trait Handle<T> {
     fn pop_fast(&mut self) -> Option<T> {
         None
     }
+    /// The task the `ahead + 1`-th next call of [`pop_fast`](Self::pop_fast) returns (0: the
+    /// next call), unless one of those calls returns `None` first (a push may end the run),
+    /// if this handle knows it; no effect on anything. A hint for prefetching what that task
+    /// will read: `None` is always a correct answer.
+    #[inline(always)]
+    fn peek_fast(&self, ahead: usize) -> Option<T> {
+        let _ = ahead;
+        None
+    }
     fn flush(&mut self) {}
 }
 

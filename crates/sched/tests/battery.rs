@@ -50,8 +50,14 @@ impl Ledger {
     }
 }
 
+/// Tasks ahead that the worker loop checks `peek_fast` for.
+const PEEK_WINDOW: usize = 3;
+
 /// Drains until every task is seen; `spawn` decides the children of a popped task, pushed
-/// at `priority(child)`.
+/// at `priority(child)`. As the executor does, after a `pop` it runs the tasks `pop_fast`
+/// hands out; and it checks `peek_fast` against them: a task named `k` ahead is named `k - 1`
+/// ahead after the next `pop_fast`, and the one named next is what `pop_fast` returns unless
+/// it returns none, with the task's pushes in between.
 fn worker_loop<H: Handle<Id>>(
     h: &mut H,
     ledger: &Ledger,
@@ -61,11 +67,34 @@ fn worker_loop<H: Handle<Id>>(
     let mut idle = 0u32;
     while !ledger.done() {
         match h.pop() {
-            Some(id) => {
+            Some(first) => {
                 idle = 0;
-                ledger.record(id);
-                for c in spawn(id) {
-                    h.push(c, priority(c));
+                let mut id = first;
+                let mut named: [Option<Id>; PEEK_WINDOW] = [None; PEEK_WINDOW];
+                loop {
+                    ledger.record(id);
+                    for (k, slot) in named.iter_mut().enumerate() {
+                        let now = h.peek_fast(k);
+                        if let (Some(before), Some(now)) = (*slot, now) {
+                            assert_eq!(before, now, "peek_fast({k}) changed its answer");
+                        }
+                        *slot = now;
+                    }
+                    for c in spawn(id) {
+                        h.push(c, priority(c));
+                    }
+                    // A push may end the run of `pop_fast` early (obim: a better level).
+                    match h.pop_fast() {
+                        Some(t) => {
+                            if let Some(named) = named[0] {
+                                assert_eq!(t, named, "pop_fast differs from peek_fast(0)");
+                            }
+                            id = t;
+                        }
+                        None => break,
+                    }
+                    named.rotate_left(1);
+                    named[PEEK_WINDOW - 1] = None;
                 }
             }
             None => {

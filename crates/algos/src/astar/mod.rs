@@ -20,6 +20,7 @@
 pub mod app;
 
 use crate::distance::DistLabel;
+use crate::prefetch::NodeReads;
 use crate::sssp::{SsspTask, UNREACHABLE};
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -148,12 +149,19 @@ pub fn run<S: Scheduler<SsspTask>>(
     // a node's distance or of `best` makes a task do useless work (skip less, prune less), never
     // a wrong one; the final read follows the join in `for_each`.
     let labels = &dist[..];
+    let reads = NodeReads {
+        labels,
+        offsets,
+        targets: to.targets,
+        weights: to.weights,
+    };
     // `move`: the closure holds these references and flags itself, one load each per task.
     let first = (start, h.estimate(source));
     let report = for_each(sched, [first], cfg, move |task, ctx| {
         let v = task.node;
         let d = task.dist;
         ctx.task_priority(d.saturating_add(h.estimate(v)));
+        reads.upcoming_node(ctx, |t| t.node);
         // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
         // or an arc's target, which the graph's constructor checks against n; so `v + 1`
         // indexes the n + 1 offsets, which are non-decreasing up to the arc count, the length

@@ -14,6 +14,7 @@ pub mod app;
 
 pub mod direction;
 
+use crate::prefetch::NodeReads;
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -103,10 +104,17 @@ pub fn run<S: Scheduler<BfsTask>>(
     // One worker: no other thread writes a level meanwhile, so a plain store lowers it.
     let concurrent = cfg.concurrent();
     let levels = &level[..];
+    let reads = NodeReads {
+        labels: levels,
+        offsets,
+        targets,
+        weights: None,
+    };
     // `move`: the closure holds these slices and flags itself, one load each per task.
     let report = for_each(sched, [(start, 0)], cfg, move |task, ctx| {
         let v = task.node as usize;
         ctx.task_priority(task.level as u64);
+        reads.upcoming_node(ctx, |t| t.node);
         // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
         // or an arc's target, which the graph's constructor checks against n; so `v + 1`
         // indexes the n + 1 offsets, which are non-decreasing up to the arc count.

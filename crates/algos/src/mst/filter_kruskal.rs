@@ -50,7 +50,8 @@
 use super::weight_buckets::list_bucketed;
 use super::weight_sort::sort_by_weight;
 use super::{Edge, MstOutput};
-use crate::union_find::{find, prefetch};
+use crate::prefetch::prefetch;
+use crate::union_find::find;
 use ordo_exec::{run_team, ExecConfig, ExecError, RunReport, ThreadStats};
 use ordo_graph::Graph;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -443,8 +444,8 @@ impl<'c> Forest<'c> {
     #[inline(always)]
     fn prefetch_ends(&self, edges: &[Edge], i: usize) {
         if let Some(e) = edges.get(i) {
-            prefetch(&self.parent, e.a);
-            prefetch(&self.parent, e.b);
+            prefetch(&self.parent, e.a as usize);
+            prefetch(&self.parent, e.b as usize);
         }
     }
 

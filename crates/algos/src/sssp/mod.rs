@@ -20,6 +20,7 @@ pub mod delta_step;
 mod published;
 
 use crate::distance::{fits_in_u32, DistLabel};
+use crate::prefetch::NodeReads;
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, Context, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -122,12 +123,19 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
     let oracle = cfg.probes.oracle.as_deref();
     let labels = &dist[..];
     let arcs = Arcs { targets, weights };
+    let reads = NodeReads {
+        labels,
+        offsets,
+        targets,
+        weights,
+    };
     // One worker: no other thread writes a label meanwhile, so a plain store lowers it.
     let concurrent = cfg.concurrent();
     // `move`: the closure holds these slices and flags itself, one load each per task.
     let report = for_each(sched, [(start, 0)], cfg, move |task, ctx| {
         let v = task.node as usize;
         ctx.task_priority(task.dist);
+        reads.upcoming_node(ctx, |t| t.node);
         // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
         // or an arc's target, which the graph's constructor checks against n; so `v + 1`
         // indexes the n + 1 offsets, which are non-decreasing up to the arc count, the length

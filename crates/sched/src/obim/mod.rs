@@ -648,6 +648,12 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
         Some(t)
     }
 
+    #[inline(always)]
+    fn peek_fast(&self, ahead: usize) -> Option<T> {
+        // SAFETY: as in `pop_fast`.
+        unsafe { self.pop_chunk.as_ref() }?.peek_front(ahead)
+    }
+
     fn flush(&mut self) {
         // Walking every level instead would make idle workers' flushes quadratic when levels
         // number in the millions (SSSP on a long path).

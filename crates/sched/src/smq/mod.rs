@@ -259,6 +259,12 @@ impl<T: Task> Handle<T> for SmqHandle<'_, T> {
         self.stolen.pop().map(|(_, t)| t)
     }
 
+    #[inline(always)]
+    fn peek_fast(&self, ahead: usize) -> Option<T> {
+        let i = self.stolen.len().checked_sub(ahead + 1)?;
+        Some(self.stolen[i].1)
+    }
+
     fn flush(&mut self) {
         self.refill();
     }

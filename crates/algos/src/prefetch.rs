@@ -1,0 +1,75 @@
+//! Software prefetches: asking the cache for data ahead of its use.
+//!
+//! A task popped in priority order lands anywhere in the graph, so the first reads of each
+//! task (its node's label and offsets, then its arcs) are cache misses, a chain of two that
+//! the task waits for. [`upcoming_node`] starts them while earlier tasks run: the node's
+//! label and offsets [`NODE_AHEAD`] tasks ahead of their use, its first arcs [`ARCS_AHEAD`]
+//! tasks ahead (by then its offsets are in cache). Up to the scheduler which tasks it can
+//! name ahead ([`ordo_sched::Handle::peek_fast`]: obim's and PMOD's pop chunk, SMQ's stolen
+//! batch). Measured in `docs/measurement.md`, "Prefetching the upcoming tasks".
+
+use ordo_exec::Context;
+use ordo_sched::Handle;
+
+/// Tasks ahead of its use that a node's label and offsets are prefetched.
+pub(crate) const NODE_AHEAD: usize = 2;
+/// Tasks ahead of their use that a node's first arcs are prefetched.
+pub(crate) const ARCS_AHEAD: usize = 1;
+
+/// Prefetches `slice[i]` into every cache level (a no-op off x86-64 and out of bounds).
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(entry) = slice.get(i) {
+        // SAFETY: a prefetch only hints at an address (here a valid one); it reads nothing.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>((entry as *const T).cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
+}
+
+/// What a task on a node reads first: the node's label and offsets, then its arcs' targets
+/// and weights (a CSR graph's arrays).
+pub(crate) struct NodeReads<'g, L> {
+    pub(crate) labels: &'g [L],
+    pub(crate) offsets: &'g [u64],
+    pub(crate) targets: &'g [u32],
+    pub(crate) weights: Option<&'g [u32]>,
+}
+
+// Not derived: a derive would ask `L: Copy`, which atomic labels are not.
+impl<L> Clone for NodeReads<'_, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for NodeReads<'_, L> {}
+
+impl<L> NodeReads<'_, L> {
+    /// Called by the running task: prefetches for the tasks the worker runs next, as far as
+    /// its scheduler names them (`node` gives a task's node).
+    #[inline(always)]
+    pub(crate) fn upcoming_node<T, H: Handle<T>>(
+        self,
+        ctx: &Context<'_, T, H>,
+        node: impl Fn(T) -> u32,
+    ) {
+        if let Some(t) = ctx.upcoming(NODE_AHEAD) {
+            let v = node(t) as usize;
+            prefetch(self.offsets, v);
+            prefetch(self.labels, v);
+        }
+        if let Some(t) = ctx.upcoming(ARCS_AHEAD) {
+            if let Some(&lo) = self.offsets.get(node(t) as usize) {
+                prefetch(self.targets, lo as usize);
+                if let Some(ws) = self.weights {
+                    prefetch(ws, lo as usize);
+                }
+            }
+        }
+    }
+}
