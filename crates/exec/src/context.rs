@@ -78,6 +78,15 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
         }
     }
 
+    /// [`task_priority`](Self::task_priority) for a priority that costs something to compute:
+    /// `priority` runs only in an instrumented run.
+    #[inline]
+    pub fn task_priority_with(&mut self, priority: impl FnOnce() -> u64) {
+        if self.probe.is_some() {
+            self.task_priority(priority());
+        }
+    }
+
     /// Adds `n` to application counter `i` (< [`crate::APP_COUNTERS`]).
     #[inline]
     pub fn count(&mut self, i: usize, n: u64) {

@@ -160,7 +160,7 @@ pub fn run<S: Scheduler<SsspTask>>(
     let report = for_each(sched, [first], cfg, move |task, ctx| {
         let v = task.node;
         let d = task.dist;
-        ctx.task_priority(d.saturating_add(h.estimate(v)));
+        ctx.task_priority_with(|| d.saturating_add(h.estimate(v)));
         reads.upcoming_node(ctx, |t| t.node);
         // SAFETY (the `get_unchecked`s of this operator): `v` is the source (checked above)
         // or an arc's target, which the graph's constructor checks against n; so `v + 1`
