@@ -2,18 +2,19 @@
 //!
 //! A task popped in priority order lands anywhere in the graph, so the first reads of each
 //! task (its node's label and offsets, then its arcs) are cache misses, a chain of two that
-//! the task waits for. [`upcoming_node`] starts them while earlier tasks run: the node's
-//! label and offsets [`NODE_AHEAD`] tasks ahead of their use, its first arcs [`ARCS_AHEAD`]
-//! tasks ahead (by then its offsets are in cache). Up to the scheduler which tasks it can
-//! name ahead ([`ordo_sched::Handle::peek_fast`]: obim's and PMOD's pop chunk, SMQ's stolen
-//! batch). Measured in `docs/measurement.md`, "Prefetching the upcoming tasks".
+//! the task waits for. [`NodeReads::upcoming_node`] starts them while earlier tasks run: the
+//! label and offsets of the node three tasks after the running one, the first arcs of the
+//! one two after it (by then its offsets are in cache). Up to the scheduler which tasks it
+//! can name ahead ([`ordo_sched::Handle::peek_fast`]: obim's and PMOD's pop chunk, SMQ's
+//! stolen batch). Measured in `docs/measurement.md`, "Prefetching the upcoming tasks".
 
 use ordo_exec::Context;
 use ordo_sched::Handle;
 
-/// Tasks ahead of its use that a node's label and offsets are prefetched.
+/// `Context::upcoming`'s index of the task whose node's label and offsets are prefetched
+/// (0: the next task; 2: three tasks after the running one).
 pub(crate) const NODE_AHEAD: usize = 2;
-/// Tasks ahead of their use that a node's first arcs are prefetched.
+/// `Context::upcoming`'s index of the task whose node's first arcs are prefetched.
 pub(crate) const ARCS_AHEAD: usize = 1;
 
 /// Prefetches `slice[i]` into every cache level (a no-op off x86-64). No bounds check: a
@@ -21,7 +22,8 @@ pub(crate) const ARCS_AHEAD: usize = 1;
 #[inline(always)]
 pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch only hints at an address; it reads nothing and never faults.
+    // SAFETY: `wrapping_add` makes any index a defined pointer, never dereferenced; a
+    // prefetch only hints at an address: it reads nothing and never faults.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         _mm_prefetch::<_MM_HINT_T0>(slice.as_ptr().wrapping_add(i).cast::<i8>());

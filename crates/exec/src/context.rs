@@ -79,7 +79,7 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
     }
 
     /// [`task_priority`](Self::task_priority) for a priority that costs something to compute:
-    /// `priority` runs only in an instrumented run.
+    /// `priority` runs only in an instrumented or simulated run.
     #[inline]
     pub fn task_priority_with(&mut self, priority: impl FnOnce() -> u64) {
         if self.probe.is_some() {
@@ -93,8 +93,9 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
         self.stats.app[i] += n;
     }
 
-    /// The task this worker will run `ahead` tasks after the running one (0: the next), when
-    /// its scheduler knows it: the operator may prefetch what that task will read.
+    /// A hint: the task this worker runs `ahead + 1` tasks after the running one (0: the
+    /// next), when its scheduler names it (`Handle::peek_fast`); the operator may prefetch
+    /// what that task will read.
     #[inline(always)]
     pub fn upcoming(&self, ahead: usize) -> Option<T> {
         self.handle.peek_fast(ahead)

@@ -18,6 +18,8 @@ fn prio(id: Id) -> u64 {
 struct Ledger {
     seen: Vec<AtomicU8>,
     popped: AtomicU64,
+    /// Tasks `pop_fast` returned that `peek_fast(0)` had named.
+    named: AtomicU64,
 }
 
 impl Ledger {
@@ -25,6 +27,7 @@ impl Ledger {
         Ledger {
             seen: (0..n).map(|_| AtomicU8::new(0)).collect(),
             popped: AtomicU64::new(0),
+            named: AtomicU64::new(0),
         }
     }
 
@@ -88,6 +91,7 @@ fn worker_loop<H: Handle<Id>>(
                         Some(t) => {
                             if let Some(named) = named[0] {
                                 assert_eq!(t, named, "pop_fast differs from peek_fast(0)");
+                                ledger.named.fetch_add(1, Ordering::Relaxed);
                             }
                             id = t;
                         }
@@ -114,8 +118,9 @@ struct UpFront {
 }
 
 impl SchedulerVisitor<Id> for UpFront {
-    type Output = ();
-    fn visit<S: Scheduler<Id>>(self, s: &S) {
+    /// Tasks `pop_fast` returned that `peek_fast` had named.
+    type Output = u64;
+    fn visit<S: Scheduler<Id>>(self, s: &S) -> u64 {
         let ledger = Ledger::new(self.n);
         let w = s.workers();
         std::thread::scope(|scope| {
@@ -140,6 +145,7 @@ impl SchedulerVisitor<Id> for UpFront {
             }
         });
         ledger.check_all_once();
+        ledger.named.load(Ordering::Relaxed)
     }
 }
 
@@ -151,7 +157,7 @@ fn run_spawning<S: Scheduler<Id>>(
     roots: impl Fn(usize) -> Vec<(Id, u64)> + Sync,
     spawn: impl Fn(Id) -> Vec<Id> + Sync,
     priority: impl Fn(Id) -> u64 + Sync,
-) {
+) -> u64 {
     let ledger = Ledger::new(n);
     std::thread::scope(|scope| {
         for t in 0..s.workers() {
@@ -166,6 +172,7 @@ fn run_spawning<S: Scheduler<Id>>(
         }
     });
     ledger.check_all_once();
+    ledger.named.load(Ordering::Relaxed)
 }
 
 /// One root task; each task `k` spawns `2k+1` and `2k+2` below `n` (a binary tree), as an
@@ -185,7 +192,7 @@ impl SchedulerVisitor<Id> for Spawning {
                 .filter(|&c| c < n)
                 .collect()
         };
-        run_spawning(s, n, root, children, prio);
+        let _ = run_spawning(s, n, root, children, prio);
     }
 }
 
@@ -201,7 +208,7 @@ impl SchedulerVisitor<Id> for Climbing {
     fn visit<S: Scheduler<Id>>(self, s: &S) -> ordo_sched::Counters {
         let (n, w) = (self.n, s.workers() as u64);
         let next = |k: Id| (k + w < n).then_some(k + w).into_iter().collect();
-        run_spawning(s, n, |t| vec![(t as u64, 0)], next, |k| k / 2);
+        let _ = run_spawning(s, n, |t| vec![(t as u64, 0)], next, |k| k / 2);
         s.counters()
     }
 }
@@ -357,6 +364,30 @@ fn extreme_priorities_every_task_once() {
                 assert!(run.is_ok(), "{name} x{workers}, priorities {what}: failed");
             }
         }
+    }
+}
+
+/// The schedulers that hold tasks at hand name them: with a few thousand tasks per priority
+/// (full chunks), most tasks come from `pop_fast`, named by `peek_fast` first.
+#[test]
+fn schedulers_with_tasks_at_hand_name_them() {
+    let topo = Topology::synthetic(1, 1);
+    let n = 40_000;
+    for name in ["obim", "pmod", "smq"] {
+        let named = config(name, &[])
+            .with::<Id, _>(
+                1,
+                &topo,
+                UpFront {
+                    n,
+                    prio: |id| id % 8,
+                },
+            )
+            .unwrap();
+        assert!(
+            named > n / 4,
+            "{name}: peek_fast named {named} of {n} tasks"
+        );
     }
 }
 

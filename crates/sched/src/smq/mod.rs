@@ -261,8 +261,8 @@ impl<T: Task> Handle<T> for SmqHandle<'_, T> {
 
     #[inline(always)]
     fn peek_fast(&self, ahead: usize) -> Option<T> {
-        let i = self.stolen.len().checked_sub(ahead + 1)?;
-        Some(self.stolen[i].1)
+        // Best last: the next task is the last one.
+        self.stolen.iter().rev().nth(ahead).map(|&(_, t)| t)
     }
 
     fn flush(&mut self) {
