@@ -6,7 +6,7 @@
 //! label and offsets of the node three tasks after the running one, the first arcs of the
 //! one two after it (by then its offsets are in cache). Up to the scheduler which tasks it
 //! can name ahead ([`ordo_sched::Handle::peek_fast`]: obim's and PMOD's pop chunk, SMQ's
-//! stolen batch). Measured in `docs/measurement.md`, "Prefetching the upcoming tasks".
+//! stolen batch, the MultiQueue's delete batch). Measured in `docs/measurement.md`, "Prefetching the upcoming tasks".
 
 use ordo_exec::Context;
 use ordo_sched::Handle;

@@ -310,6 +310,18 @@ impl<T: Task> Handle<T> for MqHandle<'_, T> {
         }
     }
 
+    /// The rest of the last delete batch, which `pop` serves first.
+    #[inline(always)]
+    fn pop_fast(&mut self) -> Option<T> {
+        self.deletes.pop().map(|(_, t)| t)
+    }
+
+    #[inline(always)]
+    fn peek_fast(&self, ahead: usize) -> Option<T> {
+        // Best last: the next task is the last one.
+        self.deletes.iter().rev().nth(ahead).map(|&(_, t)| t)
+    }
+
     fn flush(&mut self) {
         self.flush_inserts();
     }

@@ -373,16 +373,15 @@ fn extreme_priorities_every_task_once() {
 fn schedulers_with_tasks_at_hand_name_them() {
     let topo = Topology::synthetic(1, 1);
     let n = 40_000;
-    for name in ["obim", "pmod", "smq"] {
-        let named = config(name, &[])
-            .with::<Id, _>(
-                1,
-                &topo,
-                UpFront {
-                    n,
-                    prio: |id| id % 8,
-                },
-            )
+    // The MultiQueue holds the rest of a delete batch at hand.
+    let batched_mq = ("mq", &[("delete_batch", "8")][..]);
+    for (name, params) in [("obim", &[][..]), ("pmod", &[]), ("smq", &[]), batched_mq] {
+        let upfront = UpFront {
+            n,
+            prio: |id| id % 8,
+        };
+        let named = config(name, params)
+            .with::<Id, _>(1, &topo, upfront)
             .unwrap();
         assert!(
             named > n / 4,
