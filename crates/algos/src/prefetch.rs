@@ -6,7 +6,10 @@
 //! label and offsets of the node three tasks after the running one, the first arcs of the
 //! one two after it (by then its offsets are in cache). Up to the scheduler which tasks it
 //! can name ahead ([`ordo_sched::Handle::peek_fast`]: obim's and PMOD's pop chunk, SMQ's
-//! stolen batch, the MultiQueue's delete batch). Measured in `docs/measurement.md`, "Prefetching the upcoming tasks".
+//! stolen batch, the MultiQueue's delete batch). With nothing at hand, it prefetches the
+//! label and first arcs of the scheduler's guess at its next pop
+//! ([`ordo_sched::Handle::guess_next_pop`]: SMQ's and `serial`'s heap top). Measured in
+//! `docs/measurement.md`, "Prefetching the upcoming tasks".
 
 use ordo_exec::Context;
 use ordo_sched::Handle;
@@ -69,6 +72,18 @@ impl<L> NodeReads<'_, L> {
                 prefetch(self.targets, lo as usize);
                 if let Some(ws) = self.weights {
                     prefetch(ws, lo as usize);
+                }
+            }
+        } else if ctx.upcoming(0).is_none() {
+            // Nothing at hand: the scheduler's guess at its next pop (a heap's top).
+            if let Some(t) = ctx.guess_next_pop() {
+                let v = node(t) as usize;
+                prefetch(self.labels, v);
+                if let Some(&lo) = self.offsets.get(v) {
+                    prefetch(self.targets, lo as usize);
+                    if let Some(ws) = self.weights {
+                        prefetch(ws, lo as usize);
+                    }
                 }
             }
         }

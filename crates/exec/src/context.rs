@@ -101,6 +101,13 @@ impl<T, H: Handle<T>> Context<'_, T, H> {
         self.handle.peek_fast(ahead)
     }
 
+    /// A hint: the task the worker's next pop returns once it runs out of tasks at hand, as
+    /// its scheduler guesses it (`Handle::guess_next_pop`: a heap's top).
+    #[inline(always)]
+    pub fn guess_next_pop(&self) -> Option<T> {
+        self.handle.guess_next_pop()
+    }
+
     /// The index of the running worker (0..threads).
     #[inline]
     pub fn worker(&self) -> usize {

@@ -79,6 +79,13 @@ pub trait Handle<T> {
         let _ = ahead;
         None
     }
+    /// A guess at the task the next [`pop`](Self::pop) returns once `pop_fast` has none (a
+    /// heap's top), with no effect on anything: a hint for prefetching, which a push or
+    /// another worker may prove wrong. `None` is always a correct answer.
+    #[inline(always)]
+    fn guess_next_pop(&self) -> Option<T> {
+        None
+    }
     fn flush(&mut self) {}
 }
 

@@ -48,6 +48,12 @@ impl<T: Copy, const D: usize> DaryHeap<T, D> {
         self.items.first().map(|e| e.priority)
     }
 
+    /// The task with the smallest priority, if any.
+    #[inline]
+    pub fn peek_task(&self) -> Option<T> {
+        self.items.first().map(|e| e.task)
+    }
+
     #[inline]
     pub fn push(&mut self, priority: u64, task: T) {
         let i = self.items.len();

@@ -71,6 +71,11 @@ impl<T: Task> Handle<T> for SerialHandle<'_, T> {
     fn pop(&mut self) -> Option<T> {
         self.heap.pop().map(|e| e.1)
     }
+
+    #[inline(always)]
+    fn guess_next_pop(&self) -> Option<T> {
+        self.heap.peek_task()
+    }
 }
 
 impl<T> Drop for SerialHandle<'_, T> {

@@ -390,6 +390,52 @@ fn schedulers_with_tasks_at_hand_name_them() {
     }
 }
 
+/// Single worker, tasks pushed up front: `guess_next_pop` names a task still pending, and
+/// on the exact serial heap the very task `pop` returns next.
+struct GuessNextPop {
+    exact: bool,
+}
+
+impl SchedulerVisitor<Id> for GuessNextPop {
+    type Output = u64;
+    fn visit<S: Scheduler<Id>>(self, s: &S) -> u64 {
+        let n = 5000;
+        let mut h = s.handle(0);
+        for id in 0..n {
+            h.push(id, prio(id));
+        }
+        let mut popped = vec![false; n as usize];
+        let mut guesses = 0;
+        loop {
+            let guess = h.guess_next_pop();
+            let Some(t) = h.pop() else { break };
+            if let Some(g) = guess {
+                guesses += 1;
+                assert!(!popped[g as usize], "guessed {g}, which already ran");
+                if self.exact {
+                    assert_eq!(g, t, "the serial heap's guess is its next pop");
+                }
+            }
+            popped[t as usize] = true;
+        }
+        assert!(popped.iter().all(|&p| p));
+        guesses
+    }
+}
+
+#[test]
+fn heap_schedulers_guess_their_next_pop() {
+    let topo = Topology::synthetic(1, 1);
+    let exact = config("serial", &[])
+        .with::<Id, _>(1, &topo, GuessNextPop { exact: true })
+        .unwrap();
+    assert_eq!(exact, 5000);
+    let smq = config("smq", &[])
+        .with::<Id, _>(1, &topo, GuessNextPop { exact: false })
+        .unwrap();
+    assert!(smq > 0, "smq never guessed");
+}
+
 #[test]
 fn exact_order_schedulers_pop_in_order() {
     let topo = Topology::synthetic(1, 1);

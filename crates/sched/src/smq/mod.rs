@@ -259,6 +259,12 @@ impl<T: Task> Handle<T> for SmqHandle<'_, T> {
         self.stolen.pop().map(|(_, t)| t)
     }
 
+    /// The own heap's top (the own buffer, or a steal, may come first).
+    #[inline(always)]
+    fn guess_next_pop(&self) -> Option<T> {
+        self.heap.peek_task()
+    }
+
     #[inline(always)]
     fn peek_fast(&self, ahead: usize) -> Option<T> {
         // Best last: the next task is the last one.
