@@ -1,5 +1,7 @@
 //! Software prefetches: asking the cache for data ahead of its use.
 //!
+//! Used by the priority-scheduled traversals (SSSP, BFS, A*, PageRank, cc).
+//!
 //! A task popped in priority order lands anywhere in the graph, so the first reads of each
 //! task (its node's label and offsets, then its arcs) are cache misses, a chain of two that
 //! the task waits for. [`NodeReads::upcoming_node`] starts them while earlier tasks run: the

@@ -19,6 +19,7 @@ pub mod app;
 
 pub mod afforest;
 
+use crate::prefetch::NodeReads;
 use crate::union_find::UnionFind;
 use crate::verify::{compare, VerifyError};
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
@@ -80,9 +81,16 @@ pub fn run<S: Scheduler<CcTask>>(
     // read only makes a task skip (it meets a label that is already smaller) or offer a label
     // that `fetch_min` then refuses.
     let oracle = cfg.probes.oracle.as_deref();
+    let reads = NodeReads {
+        labels: &label[..],
+        offsets: g.offsets(),
+        targets: g.targets(),
+        weights: None,
+    };
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
         ctx.task_priority(task.label as u64);
+        reads.upcoming_node(ctx, |t| t.node);
         if task.label > label[v as usize].load(Ordering::Relaxed) {
             ctx.count(STALE, 1);
             ctx.useless();

@@ -35,6 +35,7 @@ pub use app::Scores;
 
 pub mod pull;
 
+use crate::prefetch::NodeReads;
 use crate::VerifyError;
 use ordo_exec::{for_each, ExecConfig, ExecError, RunReport};
 use ordo_graph::Graph;
@@ -217,9 +218,16 @@ pub fn run<S: Scheduler<PrTask>>(
             p,
         )
     });
+    let reads = NodeReads {
+        labels: &r[..],
+        offsets: g.offsets(),
+        targets: g.targets(),
+        weights: None,
+    };
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
         ctx.task_priority(task.priority);
+        reads.upcoming_node(ctx, |t| t.node);
         let now = r[v as usize].get();
         // Below ε, or another task of v holds its current priority (module docs).
         if now < eps || pri(v, now) != task.priority {
