@@ -14,6 +14,7 @@
 //! `docs/measurement.md`, "Prefetching the upcoming tasks".
 
 use ordo_exec::Context;
+use ordo_graph::Graph;
 use ordo_sched::Handle;
 
 /// `Context::upcoming`'s index of the task whose node's label and offsets are prefetched
@@ -40,10 +41,10 @@ pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
 /// What a task on a node reads first: the node's label and offsets, then its arcs' targets
 /// and weights (a CSR graph's arrays).
 pub(crate) struct NodeReads<'g, L> {
-    pub(crate) labels: &'g [L],
-    pub(crate) offsets: &'g [u64],
-    pub(crate) targets: &'g [u32],
-    pub(crate) weights: Option<&'g [u32]>,
+    labels: &'g [L],
+    offsets: &'g [u64],
+    targets: &'g [u32],
+    weights: Option<&'g [u32]>,
 }
 
 // Not derived: a derive would ask `L: Copy`, which atomic labels are not.
@@ -55,7 +56,36 @@ impl<L> Clone for NodeReads<'_, L> {
 
 impl<L> Copy for NodeReads<'_, L> {}
 
-impl<L> NodeReads<'_, L> {
+impl<'g, L> NodeReads<'g, L> {
+    /// A traversal of `g` that reads `labels` (one per node) and its arcs' targets.
+    pub(crate) fn new(g: &'g Graph, labels: &'g [L]) -> Self {
+        NodeReads {
+            labels,
+            offsets: g.offsets(),
+            targets: g.targets(),
+            weights: None,
+        }
+    }
+
+    /// As [`new`](Self::new), for a traversal that also reads the arcs' weights (if any).
+    pub(crate) fn weighted(g: &'g Graph, labels: &'g [L]) -> Self {
+        NodeReads {
+            weights: g.weights(),
+            ..Self::new(g, labels)
+        }
+    }
+
+    /// Prefetches the first arcs of node `v` (reading its offset: a load, not a hint).
+    #[inline(always)]
+    fn first_arcs(self, v: usize) {
+        if let Some(&lo) = self.offsets.get(v) {
+            prefetch(self.targets, lo as usize);
+            if let Some(ws) = self.weights {
+                prefetch(ws, lo as usize);
+            }
+        }
+    }
+
     /// Called by the running task: prefetches for the tasks the worker runs next, as far as
     /// its scheduler names them (`node` gives a task's node).
     #[inline(always)]
@@ -70,23 +100,13 @@ impl<L> NodeReads<'_, L> {
             prefetch(self.labels, v);
         }
         if let Some(t) = ctx.upcoming(ARCS_AHEAD) {
-            if let Some(&lo) = self.offsets.get(node(t) as usize) {
-                prefetch(self.targets, lo as usize);
-                if let Some(ws) = self.weights {
-                    prefetch(ws, lo as usize);
-                }
-            }
+            self.first_arcs(node(t) as usize);
         } else if ctx.upcoming(0).is_none() {
             // Nothing at hand: the scheduler's guess at its next pop (a heap's top).
             if let Some(t) = ctx.guess_next_pop() {
                 let v = node(t) as usize;
                 prefetch(self.labels, v);
-                if let Some(&lo) = self.offsets.get(v) {
-                    prefetch(self.targets, lo as usize);
-                    if let Some(ws) = self.weights {
-                        prefetch(ws, lo as usize);
-                    }
-                }
+                self.first_arcs(v);
             }
         }
     }

@@ -50,7 +50,7 @@ impl<T: Copy> Chunk<T> {
     /// The task `pop_front` would return after `ahead` more calls.
     #[inline(always)]
     pub fn peek_front(&self, ahead: usize) -> Option<T> {
-        self.items.get(self.head..)?.get(ahead).copied()
+        self.items.get(self.head.checked_add(ahead)?).copied()
     }
 
     #[inline]

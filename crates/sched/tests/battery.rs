@@ -157,7 +157,7 @@ fn run_spawning<S: Scheduler<Id>>(
     roots: impl Fn(usize) -> Vec<(Id, u64)> + Sync,
     spawn: impl Fn(Id) -> Vec<Id> + Sync,
     priority: impl Fn(Id) -> u64 + Sync,
-) -> u64 {
+) {
     let ledger = Ledger::new(n);
     std::thread::scope(|scope| {
         for t in 0..s.workers() {
@@ -172,7 +172,6 @@ fn run_spawning<S: Scheduler<Id>>(
         }
     });
     ledger.check_all_once();
-    ledger.named.load(Ordering::Relaxed)
 }
 
 /// One root task; each task `k` spawns `2k+1` and `2k+2` below `n` (a binary tree), as an
@@ -192,7 +191,7 @@ impl SchedulerVisitor<Id> for Spawning {
                 .filter(|&c| c < n)
                 .collect()
         };
-        let _ = run_spawning(s, n, root, children, prio);
+        run_spawning(s, n, root, children, prio);
     }
 }
 
@@ -208,7 +207,7 @@ impl SchedulerVisitor<Id> for Climbing {
     fn visit<S: Scheduler<Id>>(self, s: &S) -> ordo_sched::Counters {
         let (n, w) = (self.n, s.workers() as u64);
         let next = |k: Id| (k + w < n).then_some(k + w).into_iter().collect();
-        let _ = run_spawning(s, n, |t| vec![(t as u64, 0)], next, |k| k / 2);
+        run_spawning(s, n, |t| vec![(t as u64, 0)], next, |k| k / 2);
         s.counters()
     }
 }

@@ -149,12 +149,7 @@ pub fn run<S: Scheduler<SsspTask>>(
     // a node's distance or of `best` makes a task do useless work (skip less, prune less), never
     // a wrong one; the final read follows the join in `for_each`.
     let labels = &dist[..];
-    let reads = NodeReads {
-        labels,
-        offsets,
-        targets: to.targets,
-        weights: to.weights,
-    };
+    let reads = NodeReads::weighted(g, labels);
     // `move`: the closure holds these references and flags itself, one load each per task.
     let first = (start, h.estimate(source));
     let report = for_each(sched, [first], cfg, move |task, ctx| {

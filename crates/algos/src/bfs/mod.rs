@@ -104,12 +104,7 @@ pub fn run<S: Scheduler<BfsTask>>(
     // One worker: no other thread writes a level meanwhile, so a plain store lowers it.
     let concurrent = cfg.concurrent();
     let levels = &level[..];
-    let reads = NodeReads {
-        labels: levels,
-        offsets,
-        targets,
-        weights: None,
-    };
+    let reads = NodeReads::new(g, levels);
     // `move`: the closure holds these slices and flags itself, one load each per task.
     let report = for_each(sched, [(start, 0)], cfg, move |task, ctx| {
         let v = task.node as usize;

@@ -81,12 +81,7 @@ pub fn run<S: Scheduler<CcTask>>(
     // read only makes a task skip (it meets a label that is already smaller) or offer a label
     // that `fetch_min` then refuses.
     let oracle = cfg.probes.oracle.as_deref();
-    let reads = NodeReads {
-        labels: &label[..],
-        offsets: g.offsets(),
-        targets: g.targets(),
-        weights: None,
-    };
+    let reads = NodeReads::new(g, &label);
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
         ctx.task_priority(task.label as u64);

@@ -218,12 +218,7 @@ pub fn run<S: Scheduler<PrTask>>(
             p,
         )
     });
-    let reads = NodeReads {
-        labels: &r[..],
-        offsets: g.offsets(),
-        targets: g.targets(),
-        weights: None,
-    };
+    let reads = NodeReads::new(g, &r);
     let report = for_each(sched, initial, cfg, |task, ctx| {
         let v = task.node;
         ctx.task_priority(task.priority);

@@ -123,12 +123,7 @@ fn run_with<D: DistLabel, S: Scheduler<SsspTask>>(
     let oracle = cfg.probes.oracle.as_deref();
     let labels = &dist[..];
     let arcs = Arcs { targets, weights };
-    let reads = NodeReads {
-        labels,
-        offsets,
-        targets,
-        weights,
-    };
+    let reads = NodeReads::weighted(g, labels);
     // One worker: no other thread writes a label meanwhile, so a plain store lowers it.
     let concurrent = cfg.concurrent();
     // `move`: the closure holds these slices and flags itself, one load each per task.

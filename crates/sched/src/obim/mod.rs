@@ -650,7 +650,8 @@ impl<T: Task, L: Leveling> Handle<T> for ObimHandle<'_, T, L> {
 
     #[inline(always)]
     fn peek_fast(&self, ahead: usize) -> Option<T> {
-        // SAFETY: as in `pop_fast`.
+        // SAFETY: as in `pop_fast`, and the shared borrow lives only for this read, which no
+        // `&mut` to the chunk overlaps (only this worker's handle reaches it).
         unsafe { self.pop_chunk.as_ref() }?.peek_front(ahead)
     }
 
