@@ -372,15 +372,21 @@ fn extreme_priorities_every_task_once() {
 fn schedulers_with_tasks_at_hand_name_them() {
     let topo = Topology::synthetic(1, 1);
     let n = 40_000;
-    // The MultiQueue holds the rest of a delete batch at hand.
-    let batched_mq = ("mq", &[("delete_batch", "8")][..]);
-    for (name, params) in [("obim", &[][..]), ("pmod", &[]), ("smq", &[]), batched_mq] {
+    // The MultiQueue holds the rest of a delete batch at hand; SMQ the buffers it took, which
+    // a lone worker does not keep.
+    let batched_mq = ("mq", &[("delete_batch", "8")][..], 1);
+    for (name, params, workers) in [
+        ("obim", &[][..], 1),
+        ("pmod", &[], 1),
+        ("smq", &[], 2),
+        batched_mq,
+    ] {
         let upfront = UpFront {
             n,
             prio: |id| id % 8,
         };
         let named = config(name, params)
-            .with::<Id, _>(1, &topo, upfront)
+            .with::<Id, _>(workers, &topo, upfront)
             .unwrap();
         assert!(
             named > n / 4,
@@ -429,8 +435,14 @@ fn heap_schedulers_guess_their_next_pop() {
         .with::<Id, _>(1, &topo, GuessNextPop { exact: true })
         .unwrap();
     assert_eq!(exact, 5000);
+    // A lone SMQ worker pops its heap directly; with a second worker its best tasks pass
+    // through the stealing buffer first, which the guess does not see.
+    let lone = config("smq", &[])
+        .with::<Id, _>(1, &topo, GuessNextPop { exact: true })
+        .unwrap();
+    assert_eq!(lone, 5000);
     let smq = config("smq", &[])
-        .with::<Id, _>(1, &topo, GuessNextPop { exact: false })
+        .with::<Id, _>(2, &topo, GuessNextPop { exact: false })
         .unwrap();
     assert!(smq > 0, "smq never guessed");
 }
@@ -448,8 +460,9 @@ fn exact_order_schedulers_pop_in_order() {
         .unwrap();
     // One lock-protected heap: exact at one thread, as are the per-thread heaps of sheap,
     // pheap and reld, and a MultiQueue whose one worker has one queue.
-    // The SprayList's one worker always takes the head (delete-min).
-    for name in ["heap", "sheap", "pheap", "reld", "spraylist"] {
+    // The SprayList's one worker always takes the head (delete-min); a lone SMQ worker keeps
+    // no stealing buffer.
+    for name in ["heap", "sheap", "pheap", "reld", "spraylist", "smq"] {
         config(name, &[])
             .with::<Id, _>(1, &topo, ExactOrder)
             .unwrap();
