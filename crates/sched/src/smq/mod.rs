@@ -12,10 +12,8 @@
 //! * A steal picks a victim at random with the SMQ paper's NUMA weighting (queues of the own
 //!   package weight 1, others 1/K) and takes the victim's whole buffer if the victim's top is
 //!   better than the thief's own best.
-//!
-//! * A lone worker has no thieves: it keeps no buffer and pops its heap directly (the authors'
-//!   code fills the buffer even then; skipping it saves 6-17% of SSSP's and BFS's time at one
-//!   thread and makes the pop order exact).
+//! * A lone worker has no thieves: it keeps no buffer and pops its heap directly, in exact
+//!   order (the authors' code fills the buffer even then).
 //!
 //! Defaults are the paper's "SMQ (Default)": steal size 4, p_steal 1/8, K 8.
 
