@@ -281,7 +281,7 @@ impl<T: Task> Handle<T> for MqHandle<'_, T> {
     }
 
     fn pop(&mut self) -> Option<T> {
-        if let Some((_, t)) = self.deletes.pop() {
+        if let Some(t) = self.pop_fast() {
             return Some(t);
         }
         let mut flushed = false;

@@ -131,8 +131,6 @@ pub struct SmqHandle<'s, T: Copy> {
     rng: Rng,
     picker: QueuePicker,
     p_steal: u64,
-    /// The only worker: no buffer, no steals.
-    solo: bool,
     stats: SmqStats,
 }
 
@@ -161,7 +159,6 @@ impl<T: Task> Scheduler<T> for Smq<T> {
             rng: Rng::for_worker(worker),
             picker: QueuePicker::new(&self.layout, worker, 1, self.cfg.k),
             p_steal: threshold(self.cfg.p_steal),
-            solo: self.queues.len() == 1,
             stats: SmqStats::default(),
         }
     }
@@ -176,11 +173,17 @@ impl<T: Task> Scheduler<T> for Smq<T> {
 }
 
 impl<T: Task> SmqHandle<'_, T> {
+    /// The only worker: it keeps no buffer and never steals.
+    #[inline]
+    fn solo(&self) -> bool {
+        self.s.queues.len() == 1
+    }
+
     /// Refills the own buffer from the heap if thieves (or the owner) emptied it; a lone
     /// worker keeps none.
     #[inline]
     fn refill(&mut self) {
-        if self.solo {
+        if self.solo() {
             return;
         }
         let heap = &mut *self.heap;
@@ -234,7 +237,7 @@ impl<T: Task> Handle<T> for SmqHandle<'_, T> {
         if let Some(t) = self.pop_fast() {
             return Some(t);
         }
-        if self.solo {
+        if self.solo() {
             return self.heap.pop().map(|(_, t)| t);
         }
         if self.rng.chance(self.p_steal) {
