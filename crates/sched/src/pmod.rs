@@ -32,7 +32,9 @@
 //! its counts at its next push) instead of locking every worker; a push racing with a check
 //! may land in either window. The unmerge check reads every worker's window (the file reads
 //! thread 0's alone). The file's indices are `int` (the application's priority); ordo's are
-//! `u64`.
+//! `u64`, and groups are told apart up to [`LAST_DISTINCT`] (2^58 - 1), so that a bag's key
+//! fits 64 bits: priorities beyond share the last group of their lmf (a 128-bit key cost
+//! 3-12% of the time, `docs/measurement.md`).
 //!
 //! Thresholds default to the file's: Freq_global = 1/chunk, a merge below `chunk / 2` pushes
 //! per group, the period `chunk` doubling at each merge, lmf starting at 0; for `unmerge=1`,
@@ -167,15 +169,18 @@ impl Config for PmodConfig {
 /// lmf never exceeds this (a group then spans 2^63 priorities).
 pub const MAX_LMF: u32 = 63;
 
-/// A bag's key: `(last priority the group covers) << 8 | lmf`, ordered as the PMOD paper's §4.2.
-pub type Level = u128;
+/// A bag's key: `(last priority the group covers) << 6 | lmf`, ordered as the PMOD paper's §4.2.
+pub type Level = u64;
+
+/// The largest last priority a key holds: groups reaching beyond it share it.
+pub const LAST_DISTINCT: u64 = (1 << 58) - 1;
 
 /// The key of the group `(p >> lmf, lmf)`.
 #[inline]
 pub fn level_of(priority: u64, lmf: u32) -> Level {
     // The group's last priority, ((p >> lmf) + 1) << lmf) - 1, without leaving 64 bits.
-    let last = priority | ((1u64 << lmf) - 1);
-    ((last as u128) << 8) | lmf as u128
+    let last = (priority | ((1u64 << lmf) - 1)).min(LAST_DISTINCT);
+    (last << 6) | lmf as u64
 }
 
 /// One worker's window, written by that worker alone and read by the checking worker.
@@ -450,19 +455,19 @@ impl Leveling for PmodLeveling {
 
     #[inline(always)]
     fn hint(level: Level) -> u64 {
-        (level >> 8) as u64
+        level >> 6
     }
 
     #[inline(always)]
     fn first_level(hint: u64) -> Level {
-        (hint as u128) << 8
+        hint.min(LAST_DISTINCT) << 6
     }
 
     /// The group number `p >> lmf`: the hint, a group's last priority, ends in `lmf` one
     /// bits, which would put every group in one push-cache entry once lmf reaches its width.
     #[inline(always)]
     fn cache_key(level: Level) -> u64 {
-        ((level >> 8) as u64) >> (level as u8 & 63)
+        (level >> 6) >> (level & 63)
     }
 
     #[inline(always)]
@@ -558,9 +563,35 @@ mod tests {
     }
 
     #[test]
+    fn priorities_beyond_the_distinct_range_share_their_lmfs_last_group() {
+        let top = LAST_DISTINCT;
+        for lmf in [0, 5, 57, 58, 63] {
+            assert_eq!(level_of(top + 1, lmf), level_of(u64::MAX, lmf));
+            // Keys never decrease with the priority, and no hint reads as idle.
+            let ps = [0, 1, top - 1, top, top + 1, u64::MAX];
+            for w in ps.windows(2) {
+                assert!(
+                    level_of(w[0], lmf) <= level_of(w[1], lmf),
+                    "lmf {lmf} {w:?}"
+                );
+            }
+            assert!(PmodLeveling::hint(level_of(u64::MAX, lmf)) < u64::MAX);
+        }
+        assert!(level_of(top - 1, 0) < level_of(top, 0));
+        // A scan from any hint starts at or below the levels carrying it.
+        for h in [0, 77, top, top + 1, u64::MAX] {
+            let from = PmodLeveling::first_level(h);
+            assert!(
+                from <= level_of(h, 0) && from <= level_of(h, 63),
+                "hint {h}"
+            );
+        }
+    }
+
+    #[test]
     fn neighbouring_groups_take_different_push_cache_entries() {
-        for lmf in [0, 3, 13, 40, 63] {
-            for p in [0u64, 5 << 20, u64::MAX - 1] {
+        for lmf in [0, 3, 13, 40, 57] {
+            for p in [0u64, 5 << 20, LAST_DISTINCT - 1] {
                 let key = PmodLeveling::cache_key(level_of(p, lmf));
                 assert_eq!(key, p >> lmf, "p {p} lmf {lmf}");
             }
