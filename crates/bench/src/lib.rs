@@ -6,6 +6,7 @@
 //! binary is the running executable: this crate is a library of that binary.
 
 mod error;
+mod placement;
 mod png;
 mod ratio;
 mod run;

@@ -3,6 +3,7 @@
 
 use super::spec::{Spec, Sweep};
 use crate::error::{BenchError, BenchResult};
+use crate::placement::Placement;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Map, Value};
 use std::io::Write;
@@ -157,7 +158,8 @@ pub fn expand(spec: &Spec, quick: bool, dirs: &GraphDirs) -> (Vec<Job>, Vec<Stri
 
 /// Runs every job with `ordo` at `exe`, appending each result to `jsonl` as it comes.
 /// A run that fails (bad input, failed verification) is kept with its `error`; one still
-/// running after `limit` is stopped and kept with `timed_out: true`.
+/// running after `limit` is stopped and kept with `timed_out: true`. Each row also carries
+/// the host's CPU round trip at the time (`host_round_trip_ns`, see `placement.rs`).
 pub fn run_all(
     exe: &Path,
     jobs: &[Job],
@@ -176,6 +178,7 @@ pub fn run_all(
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut results = Vec::with_capacity(jobs.len());
+    let mut placement = Placement::default();
     for job in jobs {
         if interrupted() {
             bar.abandon();
@@ -185,7 +188,11 @@ pub fn run_all(
             });
         }
         bar.set_message(job.label());
-        let row = run_one(exe, job, limit);
+        let host = placement.current();
+        let mut row = run_one(exe, job, limit);
+        if let Some(ns) = host {
+            row.insert("host_round_trip_ns".into(), (ns.round() as u64).into());
+        }
         writeln!(out, "{}", Value::Object(row.clone()))
             .and_then(|_| out.flush())
             .map_err(|e| BenchError::input(format!("{}: {e}", jsonl.display())))?;
@@ -193,6 +200,9 @@ pub fn run_all(
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(line) = placement.summary() {
+        crate::error::note(&line);
+    }
     Ok(results)
 }
 

@@ -1,7 +1,9 @@
 //! What a round of the frontier executor costs: `cargo run --release -p ordo-exec --example
 //! round_cost [THREADS...]` times 20,000 barriers and 20,000 empty `for_chunks` loops per thread
 //! count, and prints nanoseconds per round and the cost of starting a team (the exec README
-//! records the figures). `NOPIN=1` runs the workers unpinned.
+//! records the figures), after the round trip of one cache line between CPUs 0 and 1, which
+//! tells where the host placed them (`docs/measurement.md`, "Timing on two cores"). `NOPIN=1`
+//! runs the workers unpinned.
 
 use ordo_exec::{run_team, ExecConfig};
 use std::time::Instant;
@@ -18,6 +20,10 @@ fn main() {
     } else {
         threads
     };
+    match ordo_exec::round_trip_ns(0, 1, 200_000) {
+        Some(ns) => println!("round trip CPU 0 <-> 1: {ns:.0} ns"),
+        None => println!("round trip: CPUs 0 and 1 cannot both be pinned"),
+    }
     for t in threads {
         let mut cfg = ExecConfig::new(t);
         cfg.pin = std::env::var_os("NOPIN").is_none();
