@@ -14,7 +14,7 @@
 //! only after a read-only look found a non-empty remote list.
 
 use crate::chunk::{Chunk, ChunkPool};
-use crate::chunk_list::ChunkList;
+use crate::chunk_list;
 use crate::sync::{AtomicBool, Ordering, UnsafeCell};
 use crossbeam_utils::CachePadded;
 
@@ -37,7 +37,7 @@ pub struct Bag<T> {
     /// Indexed by worker; slot `w` is touched only by the worker holding handle `w`.
     slots: Box<[UnsafeCell<Slot<T>>]>,
     /// One list per package (one in total for a centralized bag).
-    lists: Box<[CachePadded<ChunkList<T>>]>,
+    lists: Box<[chunk_list::Padded<T>]>,
 }
 
 // SAFETY: the shared parts (lists) are synchronized; each slot is accessed only by the single
@@ -116,7 +116,7 @@ impl<T: Copy + Send> Bag<T> {
                 })
                 .collect(),
             lists: (0..lists.max(1))
-                .map(|_| CachePadded::new(ChunkList::new()))
+                .map(|_| chunk_list::Padded::new())
                 .collect(),
         }
     }
