@@ -188,7 +188,7 @@ pub fn run_all(
             });
         }
         bar.set_message(job.label());
-        let host = placement.current();
+        let host = placement.reading_for_next_run();
         let mut row = run_one(exe, job, limit);
         if let Some(ns) = host {
             row.insert("host_round_trip_ns".into(), (ns.round() as u64).into());

@@ -29,7 +29,7 @@ pub use context::Context;
 pub use error::{panic_message, ExecError, FirstPanic};
 pub use for_each::{for_each, for_each_open};
 pub use inbox::{Closed, Inbox};
-pub use pin::pin_current_thread;
+pub use pin::{may_run_on, pin_current_thread};
 pub use pool::run_workers;
 pub use probe::{Breakdown, Probes, Trace};
 pub use rank::{RankSamples, RankSummary};

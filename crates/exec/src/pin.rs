@@ -20,6 +20,24 @@ pub fn pin_current_thread(_cpu: usize) -> bool {
     false
 }
 
+/// True if the calling thread may run on OS CPU `cpu` (its affinity holds it).
+#[cfg(target_os = "linux")]
+pub fn may_run_on(cpu: usize) -> bool {
+    // SAFETY: `set` is a zeroed cpu_set_t on our stack, which sched_getaffinity(0, ..) fills
+    // for the calling thread; CPU_ISSET reads it within CPU_SETSIZE.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        cpu < libc::CPU_SETSIZE as usize
+            && libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0
+            && libc::CPU_ISSET(cpu, &set)
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn may_run_on(_cpu: usize) -> bool {
+    false
+}
+
 /// A thread's CPU affinity as it was, to undo a pin (a pool thread that a pinned run used and
 /// an unpinned one reuses).
 #[cfg(target_os = "linux")]

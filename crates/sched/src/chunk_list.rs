@@ -69,25 +69,37 @@ impl<T> ChunkList<T> {
     }
 }
 
-/// Bytes a [`Padded`] list spans: two cache lines (the adjacent-line prefetcher pairs them,
-/// as `crossbeam_utils::CachePadded` assumes on x86-64).
-const PADDED_SPAN: usize = 128;
+/// Bytes of padding before and after a [`Padded`] list: a 64-byte cache line. The allocator
+/// aligns a block to 16 bytes only, so any 64-byte line holding part of the list then lies
+/// inside its own element, and two neighbouring lists stay at least 128 bytes apart (two
+/// lines, which x86-64's adjacent-line prefetcher pulls in as a pair).
+const LINE: usize = 64;
 
-/// A chunk list followed by padding up to [`PADDED_SPAN`] bytes, so that the lists of an
-/// array never share a cache line, without `CachePadded`'s 128-byte alignment: an
-/// over-aligned block goes through the allocator's `posix_memalign`, which cost about 500
-/// instructions of the 1,100 it took to create a bag (obim and PMOD create one per level).
+/// The size of a list, whatever its task type (it holds its chunks behind pointers).
+const LIST: usize = std::mem::size_of::<ChunkList<()>>();
+
+/// A chunk list between a cache line of padding on each side, so that the lists of an array
+/// share no cache line with each other or with whatever lies next to the array, without
+/// `CachePadded`'s 128-byte alignment: an over-aligned block goes through the allocator's
+/// `posix_memalign`, about 500 instructions (obim and PMOD create a bag, with its lists, per
+/// level).
 #[repr(C)]
 pub struct Padded<T> {
+    _before: [u8; LINE],
     list: ChunkList<T>,
-    _pad: [u8; PADDED_SPAN.saturating_sub(std::mem::size_of::<ChunkList<()>>())],
+    _after: [u8; (2 * LINE).saturating_sub(LIST)],
 }
+
+// The padding covers a list that fits one line (loom's instrumented types may not).
+#[cfg(not(loom))]
+const _: () = assert!(LIST <= LINE);
 
 impl<T> Padded<T> {
     pub fn new() -> Self {
         Padded {
+            _before: [0; LINE],
             list: ChunkList::new(),
-            _pad: [0; PADDED_SPAN.saturating_sub(std::mem::size_of::<ChunkList<()>>())],
+            _after: [0; (2 * LINE).saturating_sub(LIST)],
         }
     }
 }
@@ -112,14 +124,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn padded_lists_span_two_lines_with_plain_alignment() {
-        // A list's size does not depend on its task type (chunks are behind pointers).
-        assert_eq!(
-            std::mem::size_of::<ChunkList<u64>>(),
-            std::mem::size_of::<ChunkList<()>>()
-        );
-        assert!(std::mem::size_of::<Padded<u64>>() >= PADDED_SPAN);
-        assert!(std::mem::size_of::<Padded<[u8; 40]>>() >= PADDED_SPAN);
-        assert!(std::mem::align_of::<Padded<u64>>() <= 16);
+    fn padded_lists_keep_a_line_either_side_with_plain_alignment() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(size_of::<ChunkList<u64>>(), LIST);
+        assert_eq!(size_of::<ChunkList<[u8; 40]>>(), LIST);
+        assert_eq!(offset_of!(Padded<u64>, list), LINE);
+        assert_eq!(size_of::<Padded<u64>>(), 3 * LINE);
+        assert!(align_of::<Padded<u64>>() <= 16, "no posix_memalign");
+        // With 16-byte alignment, the lines touching a list lie inside its element.
+        let first_line_start = LINE - 48;
+        let last_line_end = LINE + LIST - 1 + 63;
+        assert!(first_line_start > 0 && last_line_end < 3 * LINE);
     }
 }

@@ -32,9 +32,9 @@
 //! its counts at its next push) instead of locking every worker; a push racing with a check
 //! may land in either window. The unmerge check reads every worker's window (the file reads
 //! thread 0's alone). The file's indices are `int` (the application's priority); ordo's are
-//! `u64`, and groups are told apart up to [`LAST_DISTINCT`] (2^58 - 1), so that a bag's key
-//! fits 64 bits: priorities beyond share the last group of their lmf (a 128-bit key cost
-//! 3-12% of the time, `docs/measurement.md`).
+//! `u64`, clamped to [`LAST_DISTINCT`] (2^58 - 1) so that a bag's key fits 64 bits:
+//! priorities beyond share the last group of their lmf (a 128-bit key took 1-11% more time,
+//! `docs/measurement.md`).
 //!
 //! Thresholds default to the file's: Freq_global = 1/chunk, a merge below `chunk / 2` pushes
 //! per group, the period `chunk` doubling at each merge, lmf starting at 0; for `unmerge=1`,
@@ -172,10 +172,11 @@ pub const MAX_LMF: u32 = 63;
 /// A bag's key: `(last priority the group covers) << 6 | lmf`, ordered as the PMOD paper's §4.2.
 pub type Level = u64;
 
-/// The largest last priority a key holds: groups reaching beyond it share it.
+/// The largest last priority a key holds: priorities are clamped to it, so groups reaching
+/// beyond it share it (with lmf 58 or more, every priority falls in one group).
 pub const LAST_DISTINCT: u64 = (1 << 58) - 1;
 
-/// The key of the group `(p >> lmf, lmf)`.
+/// The key of the group `(p >> lmf, lmf)`, for `p` clamped to [`LAST_DISTINCT`].
 #[inline]
 pub fn level_of(priority: u64, lmf: u32) -> Level {
     // The group's last priority, ((p >> lmf) + 1) << lmf) - 1, without leaving 64 bits.
@@ -578,6 +579,35 @@ mod tests {
             assert!(PmodLeveling::hint(level_of(u64::MAX, lmf)) < u64::MAX);
         }
         assert!(level_of(top - 1, 0) < level_of(top, 0));
+        // Clamping is all that changes, and the paper's order holds up to the clamp.
+        let near_top: Vec<u64> = [0u64, 1, 1 << 30, top >> 1, top - 1000, top - 1, top]
+            .iter()
+            .flat_map(|&p| (0..4).map(move |d| p.saturating_add(d)))
+            .chain([top + 1, u64::MAX - 1, u64::MAX])
+            .collect();
+        for lmf in [0, 5, 57, 58, 59, 63] {
+            for &p in &near_top {
+                assert_eq!(
+                    level_of(p, lmf),
+                    level_of(p.min(top), lmf),
+                    "p {p} lmf {lmf}"
+                );
+            }
+        }
+        let groups: Vec<(u64, u32)> = [0, 5, 57, 58]
+            .iter()
+            .flat_map(|&l| {
+                near_top
+                    .iter()
+                    .filter(|&&p| p <= top)
+                    .map(move |&p| (p >> l, l))
+            })
+            .collect();
+        for &a in &groups {
+            for &b in &groups {
+                assert_eq!(key(a) < key(b), paper_before(a, b), "{a:?} vs {b:?}");
+            }
+        }
         // A scan from any hint starts at or below the levels carrying it.
         for h in [0, 77, top, top + 1, u64::MAX] {
             let from = PmodLeveling::first_level(h);

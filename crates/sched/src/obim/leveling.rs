@@ -25,9 +25,9 @@ pub trait Leveling: Send + Sync + 'static {
     /// prevention; `u64::MAX` means "idle".
     fn hint(level: Self::Level) -> u64;
 
-    /// A level at or below every level whose hint is at least `hint` (where a scan from a
-    /// hint starts): the smallest such level, or, for a hint above every level's, the
-    /// smallest level of the largest hint.
+    /// Where a scan from `hint` starts: a level at or below every level whose hint is at
+    /// least `hint`, ideally the smallest level with such a hint. Starting lower costs time
+    /// only; starting above such a level would skip it.
     fn first_level(hint: u64) -> Self::Level;
 
     /// A u64 that differs between neighbouring levels in its low bits: the push cache's
