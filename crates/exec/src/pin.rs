@@ -21,21 +21,8 @@ pub fn pin_current_thread(_cpu: usize) -> bool {
 }
 
 /// True if the calling thread may run on OS CPU `cpu` (its affinity holds it).
-#[cfg(target_os = "linux")]
 pub fn may_run_on(cpu: usize) -> bool {
-    // SAFETY: `set` is a zeroed cpu_set_t on our stack, which sched_getaffinity(0, ..) fills
-    // for the calling thread; CPU_ISSET reads it within CPU_SETSIZE.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        cpu < libc::CPU_SETSIZE as usize
-            && libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0
-            && libc::CPU_ISSET(cpu, &set)
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-pub fn may_run_on(_cpu: usize) -> bool {
-    false
+    SavedAffinity::of_current_thread().is_some_and(|a| a.holds(cpu))
 }
 
 /// A thread's CPU affinity as it was, to undo a pin (a pool thread that a pinned run used and
@@ -56,6 +43,12 @@ impl SavedAffinity {
         }
     }
 
+    /// True if this affinity holds OS CPU `cpu`.
+    pub fn holds(&self, cpu: usize) -> bool {
+        // SAFETY: CPU_ISSET reads the set, a valid cpu_set_t, at an index below CPU_SETSIZE.
+        cpu < libc::CPU_SETSIZE as usize && unsafe { libc::CPU_ISSET(cpu, &self.0) }
+    }
+
     /// Gives the calling thread this affinity again; false if the OS refused.
     pub fn restore(&self) -> bool {
         // SAFETY: as in `pin_current_thread`: a valid cpu_set_t, the calling thread only.
@@ -70,6 +63,10 @@ pub struct SavedAffinity;
 impl SavedAffinity {
     pub fn of_current_thread() -> Option<Self> {
         None
+    }
+
+    pub fn holds(&self, _cpu: usize) -> bool {
+        false
     }
 
     pub fn restore(&self) -> bool {
